@@ -1,0 +1,33 @@
+# Parlor's quick start: `make run` starts the bot, `make test` runs the checks.
+# Each target creates the virtual environment it needs in .venv on first use.
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+
+.PHONY: run test lint sync migrate clean
+
+$(BIN)/parlor: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(BIN)/parlor
+
+run: $(BIN)/parlor  ## Start the bot (needs DISCORD_TOKEN or a config file with the token).
+	$(BIN)/parlor run
+
+test: $(BIN)/parlor  ## Lint, then run the whole test suite.
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+lint: $(BIN)/parlor
+	$(BIN)/ruff check .
+
+sync: $(BIN)/parlor  ## Register slash commands with Discord (GUILD=<id> for one guild).
+	$(BIN)/parlor sync $(if $(GUILD),--guild $(GUILD),)
+
+migrate: $(BIN)/parlor
+	$(BIN)/parlor migrate
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,99 @@
+"""The computer-player interface shared by every game.
+
+A bot plays one seat. It reads only what its seat may know: its own :meth:`Engine.view
+<bot.engine.core.Engine.view>`, its own legal actions and the events visible to it. It never
+sees the engine. Its chance (which move, how long it takes to react) comes from its own
+:class:`random.Random`, seeded by the table or simulator, so bot games replay exactly.
+
+Each game package exports ``BOTS``, a mapping from a bot's name (``"greedy"``, ``"easy"``, …) to
+its class; the first entry is that game's default bot.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from bot.engine.core import Action, Event
+
+__all__ = ["Bot", "Pacing"]
+
+
+class Pacing:
+    """A human-like reaction-time distribution, in milliseconds.
+
+    Delays are drawn from a log-normal distribution with the given median, clamped to
+    ``[minimum_ms, maximum_ms]``.
+
+    Parameters
+    ----------
+    median_ms:
+        The median reaction time in milliseconds.
+    spread:
+        The log-normal sigma (0 gives a fixed delay).
+    minimum_ms, maximum_ms:
+        Bounds of any one delay, in milliseconds.
+    """
+
+    def __init__(self, median_ms: float = 900.0, spread: float = 0.35, minimum_ms: float = 150.0,
+                 maximum_ms: float = 6000.0) -> None:
+        if median_ms <= 0 or spread < 0 or not 0 <= minimum_ms <= maximum_ms:
+            raise ValueError(
+                f"pacing needs median_ms > 0 (got {median_ms}), spread >= 0 (got {spread}) "
+                f"and 0 <= minimum_ms <= maximum_ms (got {minimum_ms}, {maximum_ms})"
+            )
+        self.median_ms = median_ms
+        self.spread = spread
+        self.minimum_ms = minimum_ms
+        self.maximum_ms = maximum_ms
+
+    def draw(self, rng: random.Random) -> int:
+        """One reaction time in whole milliseconds, drawn from *rng*."""
+        import math
+
+        value = self.median_ms * math.exp(rng.gauss(0.0, self.spread)) if self.spread else self.median_ms
+        return int(min(self.maximum_ms, max(self.minimum_ms, value)))
+
+    def __repr__(self) -> str:
+        return f"Pacing(median_ms={self.median_ms}, spread={self.spread})"
+
+
+class Bot:
+    """Base class of a computer player for one seat.
+
+    Parameters
+    ----------
+    player:
+        The player id of the seat this bot plays.
+    rng:
+        The bot's own random generator (seed it from the game seed and the seat).
+    pacing:
+        Its reaction-time distribution; ``None`` takes :attr:`default_pacing`.
+
+    Subclasses implement :meth:`choose` and may override :meth:`observe`.
+    """
+
+    name: ClassVar[str] = "bot"
+    """The name the simulator's ``--bot`` flag and the table use."""
+
+    default_pacing: ClassVar[Pacing] = Pacing()
+
+    def __init__(self, player: str, rng: random.Random, pacing: Pacing | None = None) -> None:
+        self.player = player
+        self.rng = rng
+        self.pacing = pacing or self.default_pacing
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action | None:
+        """Pick one of *legal* given this seat's *view*, or ``None`` to do nothing for now.
+
+        *legal* is never empty when this is called.
+        """
+        raise NotImplementedError
+
+    def observe(self, events: Sequence[Event]) -> None:  # noqa: B027 - optional hook
+        """Called with every event this seat may see, in order (for memory bots)."""
+
+    def delay_ms(self) -> int:
+        """How long this bot takes to make its next move, in milliseconds."""
+        return self.pacing.draw(self.rng)

@@ -1,0 +1,420 @@
+"""The engine protocol every Parlor game implements (``../shared/DESIGN.md``, "The engine protocol").
+
+An engine is a pure, seeded state machine:
+
+* :meth:`Engine.new` starts a game from player ids in seat order, a seed and a frozen options
+  dataclass;
+* :meth:`Engine.legal_actions` lists what a player may do now;
+* :meth:`Engine.apply` applies one action and returns the :class:`Event` objects it caused, or
+  raises :class:`IllegalAction` (a :class:`ValueError`) with a reason a player can read, leaving
+  the state untouched;
+* :meth:`Engine.view` is the JSON-ready information set of one player (``None``: spectators);
+* :attr:`Engine.is_over` / :meth:`Engine.result` tell the end and the scores;
+* :meth:`Engine.log` / :meth:`Engine.replay` record and reproduce a game exactly.
+
+Engines never import ``discord`` or ``asyncio``, never read the clock and never use the global
+``random``: all chance comes from ``self.rng``, a :class:`random.Random` seeded by the game.
+Time reaches an engine only as actions (a ``timeout`` action injected by the table).
+
+Actions are plain JSON objects (``dict`` with a ``"type"`` key and JSON-ready values), so they
+round-trip through storage, custom ids and the simulator unchanged.
+
+Game authors subclass :class:`Engine` and implement the underscore hooks:
+``_setup``, ``_legal_actions``, ``_apply``, ``_view``, ``_is_over``, ``_result`` and
+``hidden_cards``.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+__all__ = [
+    "Action",
+    "Event",
+    "Result",
+    "IllegalAction",
+    "Engine",
+    "canonical",
+    "options_from_json",
+]
+
+Action = dict[str, Any]
+"""An action: a JSON object with a ``"type"`` key, e.g. ``{"type": "flip"}``."""
+
+
+class IllegalAction(ValueError):
+    """Raised by :meth:`Engine.apply` when an action breaks a rule or is not this player's to take.
+
+    The message is written for the player (it is shown to them ephemerally), names the move and
+    says why it was refused. The engine state is unchanged when this is raised.
+    """
+
+
+def canonical(value: Any) -> Any:
+    """Return *value* as it comes back from a JSON round trip (tuples become lists, keys strings).
+
+    Raises
+    ------
+    TypeError
+        *value* holds something JSON cannot carry.
+    """
+    return json.loads(json.dumps(value))
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, for the table to narrate or show.
+
+    Attributes
+    ----------
+    type:
+        A short name, e.g. ``"played"``, ``"drew"``, ``"blitz"``.
+    data:
+        JSON-ready details.
+    audience:
+        ``None`` for a public event everyone may see; otherwise the player ids who alone may see
+        it (a card a player drew or looked at). The table shows a private event to no one else.
+    """
+
+    type: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    audience: tuple[str, ...] | None = None
+
+    @property
+    def is_public(self) -> bool:
+        """Whether everyone (spectators included) may see this event."""
+        return self.audience is None
+
+    def visible_to(self, player: str | None) -> bool:
+        """Whether *player* (``None``: a spectator) may see this event."""
+        return self.audience is None or (player is not None and player in self.audience)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"type", "data", "audience"}`` as JSON-ready data."""
+        return {
+            "type": self.type,
+            "data": canonical(dict(self.data)),
+            "audience": None if self.audience is None else list(self.audience),
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Event:
+        """Inverse of :meth:`to_json`."""
+        aud = obj.get("audience")
+        return cls(obj["type"], dict(obj.get("data") or {}), None if aud is None else tuple(aud))
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The final outcome of a game.
+
+    Attributes
+    ----------
+    scores:
+        Player id to final score (the game's own unit: points, lives, cards).
+    ranks:
+        Player id to rank, 1 = best; tied players share a rank.
+    winners:
+        The player ids ranked 1.
+    detail:
+        JSON-ready extra facts (how the game ended).
+    """
+
+    scores: Mapping[str, float]
+    ranks: Mapping[str, int]
+    winners: tuple[str, ...]
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_scores(cls, scores: Mapping[str, float], *, higher_is_better: bool = True,
+                    detail: Mapping[str, Any] | None = None) -> Result:
+        """Rank players by *scores* (competition ranking: 1, 1, 3)."""
+        ordered = sorted(scores.values(), reverse=higher_is_better)
+        ranks = {p: ordered.index(s) + 1 for p, s in scores.items()}
+        winners = tuple(p for p, r in ranks.items() if r == 1)
+        return cls(dict(scores), ranks, winners, dict(detail or {}))
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form: ``{"scores", "ranks", "winners", "detail"}``."""
+        return canonical({"scores": dict(self.scores), "ranks": dict(self.ranks),
+                          "winners": list(self.winners), "detail": dict(self.detail)})
+
+
+def options_from_json(options_cls: type, data: Mapping[str, Any] | None) -> Any:
+    """Build an options dataclass from JSON data, refusing unknown keys.
+
+    Raises
+    ------
+    ValueError
+        A key is not a field of *options_cls*, or the dataclass rejects a value.
+    """
+    data = dict(data or {})
+    names = {f.name for f in dataclasses.fields(options_cls)}
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise ValueError(f"unknown option(s) {unknown} for {options_cls.__name__}; known: {sorted(names)}")
+    return options_cls(**data)
+
+
+class Engine:
+    """Base class of every game engine (``../shared/DESIGN.md``, "The engine protocol").
+
+    Class attributes a game sets
+    ----------------------------
+    kind:
+        The registry name (``"dutch-blitz"``, ``"blitzkrieg"``, ``"dutch"``, ``"blitz"``).
+    title:
+        The game's display name.
+    min_players, max_players:
+        Seat limits.
+    Options:
+        A frozen dataclass of the game's variant switches, defaults from the rule texts.
+    max_actions:
+        An upper bound on accepted actions in one game under any legal play, used by the
+        conformance suite and the simulator to detect a game that never ends.
+
+    Instance attributes
+    -------------------
+    players:
+        Player ids (strings) in seat order.
+    seed:
+        The integer seed of :attr:`rng`.
+    options:
+        The game's options (an instance of :attr:`Options`).
+    rng:
+        The game's only source of chance.
+    """
+
+    kind: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    Options: ClassVar[type] = type(None)
+    max_actions: ClassVar[int] = 100_000
+
+    players: tuple[str, ...]
+    seed: int
+    options: Any
+    rng: random.Random
+    _actions: list[tuple[str, Action]]
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def new(cls, players: Sequence[str], *, seed: int, options: Any = None) -> Self:
+        """Start a new game.
+
+        Parameters
+        ----------
+        players:
+            Distinct player ids (non-empty strings) in seat order.
+        seed:
+            Seeds the game's :class:`random.Random`; the same seed, options and actions always
+            give the same game.
+        options:
+            An instance of :attr:`Options`, a JSON mapping of its fields, or ``None`` for the
+            defaults.
+
+        Raises
+        ------
+        ValueError
+            Wrong number of players, duplicate or empty ids, or bad options.
+        """
+        players = tuple(players)
+        if not cls.min_players <= len(players) <= cls.max_players:
+            raise ValueError(
+                f"{cls.title or cls.kind} takes {cls.min_players}-{cls.max_players} players, got {len(players)}"
+            )
+        if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+            raise ValueError(f"player ids must be distinct non-empty strings, got {list(players)!r}")
+        if options is None:
+            options = cls.Options()
+        elif isinstance(options, Mapping):
+            options = options_from_json(cls.Options, options)
+        elif not isinstance(options, cls.Options):
+            raise ValueError(f"options must be {cls.Options.__name__}, got {type(options).__name__}")
+        self = cls.__new__(cls)
+        self.players = players
+        self.seed = int(seed)
+        self.options = options
+        self.rng = random.Random(self.seed)
+        self._actions = []
+        self._setup()
+        return self
+
+    def _setup(self) -> None:
+        """Hook: deal and set up the initial state from ``players``, ``options`` and ``rng``."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ the protocol
+
+    def legal_actions(self, player: str) -> list[Action]:
+        """Every action *player* may take now, as JSON objects (empty when they may not act).
+
+        Raises
+        ------
+        ValueError
+            *player* is not seated in this game.
+        """
+        self._check_player(player)
+        if self.is_over:
+            return []
+        return self._legal_actions(player)
+
+    def is_legal(self, player: str, action: Action) -> bool:
+        """Whether *action* is among ``legal_actions(player)``."""
+        return player in self.players and canonical(action) in self.legal_actions(player)
+
+    def apply(self, player: str, action: Action) -> list[Event]:
+        """Apply *action* for *player*, log it and return the events it caused.
+
+        Raises
+        ------
+        IllegalAction
+            The game is over, *player* is not seated, the action is malformed or breaks a rule;
+            the message says which, and the state is untouched.
+        """
+        if player not in self.players:
+            raise IllegalAction(f"{player!r} is not playing at this table")
+        if self.is_over:
+            raise IllegalAction("the game is over")
+        try:
+            action = canonical(action)
+        except (TypeError, ValueError) as exc:
+            raise IllegalAction(f"that action is not valid data: {exc}") from None
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction(f"an action must be an object with a 'type', got {action!r}")
+        events = self._apply(player, action)
+        self._actions.append((player, action))
+        return events
+
+    def view(self, player: str | None) -> dict[str, Any]:
+        """What *player* may see, as a JSON-ready dict; ``None`` gives the public/spectator view.
+
+        Hidden cards never appear in a view that may not see them, not even as ids or counts
+        that give them away.
+
+        Raises
+        ------
+        ValueError
+            *player* is not seated in this game.
+        """
+        if player is not None:
+            self._check_player(player)
+        return self._view(player)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has finished."""
+        return self._is_over()
+
+    def result(self) -> Result | None:
+        """The final :class:`Result`, or ``None`` while the game runs."""
+        return self._result() if self.is_over else None
+
+    def to_act(self) -> list[str]:
+        """The players who have at least one legal action now, in seat order."""
+        return [p for p in self.players if self.legal_actions(p)]
+
+    def timeout_action(self, player: str) -> Action | None:
+        """The action the table takes for *player* when their turn timer runs out, or ``None``.
+
+        The default is the first legal action; games override it with their rule text's choice.
+        """
+        legal = self.legal_actions(player)
+        return legal[0] if legal else None
+
+    def hidden_cards(self, player: str | None) -> set[str]:
+        """Ids of every card *player* (``None``: a spectator) may not see right now.
+
+        The conformance suite searches ``view(player)`` for these ids.
+        """
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ log and replay
+
+    @property
+    def action_count(self) -> int:
+        """How many actions have been accepted."""
+        return len(self._actions)
+
+    def log(self) -> dict[str, Any]:
+        """Everything needed to rebuild this game: ``{"kind", "seed", "options", "players", "actions"}``.
+
+        ``actions`` is a list of ``[player, action]`` pairs in the order they were accepted.
+        """
+        return {
+            "kind": self.kind,
+            "seed": self.seed,
+            "options": canonical(dataclasses.asdict(self.options)),
+            "players": list(self.players),
+            "actions": [[p, copy.deepcopy(a)] for p, a in self._actions],
+        }
+
+    @classmethod
+    def replay(cls, log: Mapping[str, Any]) -> Self:
+        """Rebuild a game from :meth:`log` output.
+
+        Raises
+        ------
+        ValueError
+            The log belongs to another kind of game.
+        IllegalAction
+            A logged action is refused (the log was not made by this engine version).
+        """
+        if log.get("kind") not in (None, cls.kind):
+            raise ValueError(f"log of kind {log.get('kind')!r} cannot replay as {cls.kind!r}")
+        game = cls.new(log["players"], seed=log["seed"], options=log.get("options"))
+        for player, action in log["actions"]:
+            game.apply(player, action)
+        return game
+
+    # ------------------------------------------------------------------ hooks
+
+    def _legal_actions(self, player: str) -> list[Action]:
+        raise NotImplementedError
+
+    def _apply(self, player: str, action: Action) -> list[Event]:
+        raise NotImplementedError
+
+    def _view(self, player: str | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _is_over(self) -> bool:
+        raise NotImplementedError
+
+    def _result(self) -> Result:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ helpers
+
+    def _check_player(self, player: str) -> None:
+        if player not in self.players:
+            raise ValueError(f"{player!r} is not seated; players are {list(self.players)}")
+
+    def seat_of(self, player: str) -> int:
+        """The 0-based seat index of *player*.
+
+        Raises
+        ------
+        ValueError
+            *player* is not seated.
+        """
+        self._check_player(player)
+        return self.players.index(player)
+
+    def snapshot(self) -> Any:
+        """A deep copy of the whole state (with the RNG as its internal state), comparable with ``==``.
+
+        Used by tests to prove a refused action left the state untouched.
+        """
+        state = {}
+        for key, value in vars(self).items():
+            state[key] = value.getstate() if isinstance(value, random.Random) else copy.deepcopy(value)
+        return state

@@ -1,0 +1,199 @@
+"""Bot-only games offline, in simulated time, generic over the registry.
+
+The simulator plays whole games between bots without a clock: every bot that wants to act gets
+a due time drawn from its reaction-time distribution (milliseconds of simulated time), the
+soonest acts next, and claims whose due times are equal are ordered by the game's seeded
+tie-break, never by list order — as the table's race window orders Discord timestamps. A bot
+whose planned move no longer fits when it comes due (another bot moved first) is refused, as
+at a real table, and plans again. A whole game takes milliseconds and the same seed gives the
+same games.
+
+Game packages supply their bots (``BOTS``) and optionally ``figures(engine, events) -> dict``,
+numbers worth printing per game; the simulator adds them up over all games.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine.bots import Bot
+from bot.engine.core import Action, Engine, Event, IllegalAction
+
+__all__ = ["GameRecord", "SimulationError", "play_game", "summarize"]
+
+
+class SimulationError(RuntimeError):
+    """A simulated game broke an engine invariant (it ran past ``max_actions``, or no one could act)."""
+
+
+@dataclass
+class GameRecord:
+    """One simulated game.
+
+    Attributes
+    ----------
+    engine:
+        The finished engine.
+    events:
+        Every event of the game, in order.
+    actions:
+        Accepted actions.
+    refused:
+        Moves refused because another bot got there first (stale plans).
+    sim_ms:
+        Simulated duration in milliseconds.
+    figures:
+        The game's own per-game figures.
+    """
+
+    engine: Engine
+    events: list[Event] = field(default_factory=list)
+    actions: int = 0
+    refused: int = 0
+    sim_ms: int = 0
+    figures: dict[str, float] = field(default_factory=dict)
+
+
+def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
+              bot_classes: Sequence[type[Bot]], options: Any = None,
+              figures: Any = None) -> GameRecord:
+    """Play one bot-only game in simulated time.
+
+    Parameters
+    ----------
+    engine_cls:
+        The engine to play.
+    players:
+        Player ids in seat order.
+    seed:
+        The game seed; each bot's RNG is derived from it and its seat.
+    bot_classes:
+        One bot class per seat.
+    options:
+        The game options (instance, mapping or ``None``).
+    figures:
+        Optional ``figures(engine, events) -> dict`` of the game package.
+
+    Raises
+    ------
+    SimulationError
+        The game ran past ``engine_cls.max_actions`` or no bot could move.
+    """
+    engine = engine_cls.new(players, seed=seed, options=options)
+    bots = {p: cls(p, random.Random(seed * 1_000_003 + i * 7919 + 1))
+            for i, (p, cls) in enumerate(zip(players, bot_classes, strict=True))}
+    tiebreak = random.Random(seed ^ 0x5EED)
+    record = GameRecord(engine)
+    plans: dict[str, tuple[int, Action]] = {}
+    clock = 0
+    idle_rounds = 0
+
+    def deliver(events: list[Event]) -> None:
+        record.events.extend(events)
+        for player, bot in bots.items():
+            visible = [e for e in events if e.visible_to(player)]
+            if visible:
+                bot.observe(visible)
+
+    while not engine.is_over:
+        if record.actions > engine_cls.max_actions:
+            raise SimulationError(f"{engine_cls.kind} seed {seed}: no end after {record.actions} actions")
+        for player in players:
+            if player in plans:
+                continue
+            legal = engine.legal_actions(player)
+            if not legal:
+                continue
+            choice = bots[player].choose(engine.view(player), legal)
+            if choice is not None:
+                plans[player] = (clock + bots[player].delay_ms(), choice)
+        if not plans:
+            # Nobody wants to move: the table's turn timer would fire for the first who can act.
+            idle_rounds += 1
+            waiting = engine.to_act()
+            if not waiting or idle_rounds > 3:
+                raise SimulationError(f"{engine_cls.kind} seed {seed}: no bot can move and the game is not over")
+            player = waiting[0]
+            action = engine.timeout_action(player)
+            if action is None:
+                raise SimulationError(f"{engine_cls.kind} seed {seed}: {player} has no timeout action")
+            plans[player] = (clock + bots[player].delay_ms(), action)
+            continue
+        idle_rounds = 0
+        soonest = min(due for due, _ in plans.values())
+        tied = [p for p, (due, _) in plans.items() if due == soonest]
+        player = tied[0] if len(tied) == 1 else tiebreak.choice(sorted(tied))
+        clock = soonest
+        _, action = plans.pop(player)
+        try:
+            events = engine.apply(player, action)
+        except IllegalAction:
+            record.refused += 1
+            continue
+        record.actions += 1
+        deliver(events)
+        # Plans made before this move may now be stale; they stay and are refused if they no
+        # longer fit, except that a player who may no longer act at all drops theirs.
+        for other in list(plans):
+            if not engine.legal_actions(other):
+                plans.pop(other)
+    record.sim_ms = clock
+    if figures is not None:
+        record.figures = dict(figures(engine, record.events))
+    return record
+
+
+def summarize(records: Sequence[GameRecord]) -> dict[str, Any]:
+    """Totals over many games: games, actions, refusals, wins per seat and summed/mean figures.
+
+    Returns
+    -------
+    dict
+        ``{"games", "actions", "refused", "wins_per_seat", "figures": {name: {"total", "mean"}}}``
+        where a win shared by several seats counts for each of them.
+    """
+    wins: dict[int, int] = {}
+    totals: dict[str, float] = {}
+    for rec in records:
+        result = rec.engine.result()
+        if result is not None:
+            for p in result.winners:
+                seat = rec.engine.seat_of(p)
+                wins[seat] = wins.get(seat, 0) + 1
+        for name, value in rec.figures.items():
+            totals[name] = totals.get(name, 0) + value
+    n = max(1, len(records))
+    return {
+        "games": len(records),
+        "actions": sum(r.actions for r in records),
+        "refused": sum(r.refused for r in records),
+        "wins_per_seat": {str(seat): wins.get(seat, 0) for seat in range(len(records[0].engine.players))}
+        if records else {},
+        "figures": {name: {"total": total, "mean": round(total / n, 3)} for name, total in totals.items()},
+    }
+
+
+def figures_of(module: Any) -> Any:
+    """The ``figures`` hook of a game package, or ``None``."""
+    return getattr(module, "figures", None)
+
+
+def bot_classes_for(module: Any, name: str | None, seats: int) -> list[type[Bot]]:
+    """The bot class *name* (default: the package's first) of a game package, once per seat.
+
+    Raises
+    ------
+    KeyError
+        The package has no bot of that name; the message lists its bots.
+    """
+    bots: Mapping[str, type[Bot]] = getattr(module, "BOTS", {})
+    if not bots:
+        raise KeyError(f"game {module.ENGINE.kind!r} has no bots")
+    if name is None:
+        name = next(iter(bots))
+    if name not in bots:
+        raise KeyError(f"game {module.ENGINE.kind!r} has no bot {name!r}; bots: {sorted(bots)}")
+    return [bots[name]] * seats

@@ -1,0 +1,1 @@
+"""The game engines, one package each; every package exporting ``ENGINE`` joins ``bot.engine.REGISTRY``."""
