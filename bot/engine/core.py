@@ -176,8 +176,11 @@ class Engine:
     Options:
         A frozen dataclass of the game's variant switches, defaults from the rule texts.
     max_actions:
-        An upper bound on accepted actions in one game under any legal play, used by the
-        conformance suite and the simulator to detect a game that never ends.
+        An upper bound on accepted actions in one game under the conformance suite's random
+        play and the simulator's bot play, used to detect a game that never ends.
+    conformance_options:
+        Options (JSON mapping) the conformance suite's random-play games use, e.g. a lower
+        target score so that uniformly random play ends quickly; ``{}`` means the defaults.
 
     Instance attributes
     -------------------
@@ -197,6 +200,7 @@ class Engine:
     max_players: ClassVar[int] = 2
     Options: ClassVar[type] = type(None)
     max_actions: ClassVar[int] = 100_000
+    conformance_options: ClassVar[Mapping[str, Any]] = {}
 
     players: tuple[str, ...]
     seed: int

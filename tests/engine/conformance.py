@@ -40,7 +40,7 @@ def random_playthrough(engine_cls: type[Engine], players: list[str], seed: int, 
     Asserts the game ends within ``engine_cls.max_actions``; calls ``check_each_step(engine,
     pool)`` before every move, where *pool* holds every action seen legal so far.
     """
-    engine = engine_cls.new(players, seed=seed)
+    engine = engine_cls.new(players, seed=seed, options=dict(engine_cls.conformance_options) or None)
     chooser = random.Random(seed * 31 + 7)
     pool: list[tuple[str, Action]] = []
     seen: set[str] = set()

@@ -1,0 +1,1 @@
+"""Tests of the game engines, one package per game."""
