@@ -334,6 +334,16 @@ class Engine:
         legal = self.legal_actions(player)
         return legal[0] if legal else None
 
+    def contested_resource(self, player: str, action: Action) -> str | None:
+        """The contested resource *action* claims, or ``None`` when it contests nothing.
+
+        The table's race arbiter (``../shared/DESIGN.md``, "Lag-tolerant timing window") holds
+        claims on the same resource for the race window and applies them in Discord-timestamp
+        order: e.g. ``"dutch-pile:3"`` for the next slot of Dutch pile 3, ``"jump-in:12"`` for the
+        jump-in on discard number 12. Uncontested actions are applied at once.
+        """
+        return None
+
     def hidden_cards(self, player: str | None) -> set[str]:
         """Ids of every card *player* (``None``: a spectator) may not see right now.
 
