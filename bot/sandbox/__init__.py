@@ -1,0 +1,46 @@
+"""A loopback Discord (REST v10 + gateway) for driving the real discord.py client in tests.
+
+``FakeDiscord`` is the server and the users' side; ``point_discord_py_at`` / ``pointed_at``
+aim discord.py at it; ``running_bot`` connects a client and waits for ``on_ready``. The data a
+test asserts on (messages, buttons, interaction results, edit records) are dataclasses in
+``bot.sandbox.models``. Design notes: ../shared/DESIGN.md "Testing against a real client,
+without Discord".
+"""
+
+from .client import pointed_at, running_bot
+from .models import (
+    ButtonInfo,
+    EditRecord,
+    FakeChannel,
+    FakeGuild,
+    FakeMember,
+    FakeMessage,
+    FakeUser,
+    InteractionResult,
+    RequestRecord,
+    SelectInfo,
+    make_snowflake,
+    snowflake_time_ms,
+)
+from .server import DiscordHTTPError, FakeDiscord, GatewayFrame, point_discord_py_at
+
+__all__ = [
+    "ButtonInfo",
+    "DiscordHTTPError",
+    "EditRecord",
+    "FakeChannel",
+    "FakeDiscord",
+    "FakeGuild",
+    "FakeMember",
+    "FakeMessage",
+    "FakeUser",
+    "GatewayFrame",
+    "InteractionResult",
+    "RequestRecord",
+    "SelectInfo",
+    "make_snowflake",
+    "pointed_at",
+    "point_discord_py_at",
+    "running_bot",
+    "snowflake_time_ms",
+]
