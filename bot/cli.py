@@ -1,0 +1,263 @@
+"""The ``parlor`` command line.
+
+::
+
+    parlor [--config FILE] run                 start the bot
+    parlor [--config FILE] sync [--guild ID]   register slash commands with Discord
+    parlor [--config FILE] migrate             bring the database schema up to date
+    parlor simulate KIND [--players N] [--games G] [--seed S] [--bot NAME] [--json]
+                         [--replay FILE] [--<option> VALUE ...]
+                                               bot-only games offline
+
+Bad arguments and bad configuration exit with status 2 and a message that names the key or flag
+and what was expected; nothing is started.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import json
+import sys
+import types
+import typing
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["main", "build_parser", "simulate_parser"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The top-level argument parser (``simulate`` options are parsed per game)."""
+    parser = argparse.ArgumentParser(prog="parlor", description="Parlor, a Discord bot that hosts card games.")
+    parser.add_argument("--config", metavar="FILE", help="TOML config file (default: $PARLOR_CONFIG or ./config.toml)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sub.add_parser("run", help="start the bot")
+    sync = sub.add_parser("sync", help="register slash commands with Discord")
+    sync.add_argument("--guild", type=_snowflake, metavar="ID",
+                      help="sync to one guild (instant) instead of globally")
+    sub.add_parser("migrate", help="bring the database schema up to date")
+    sim = sub.add_parser("simulate", help="play bot-only games offline", add_help=False)
+    sim.add_argument("kind", nargs="?", help="game kind")
+    return parser
+
+
+def _snowflake(text: str) -> int:
+    if not text.isdigit() or not 0 < int(text) < 2**64:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a Discord id (expected a snowflake, digits only)")
+    return int(text)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {value}")
+    return value
+
+
+def simulate_parser(kind: str) -> argparse.ArgumentParser:
+    """The parser of ``parlor simulate KIND``: common flags plus one flag per field of the game's options.
+
+    Raises
+    ------
+    KeyError
+        *kind* is not a registered game.
+    """
+    from bot.engine import game_module
+
+    module = game_module(kind)
+    engine = module.ENGINE
+    bots = list(getattr(module, "BOTS", {}))
+    parser = argparse.ArgumentParser(prog=f"parlor simulate {kind}",
+                                     description=f"Play bot-only {engine.title or kind} games offline.")
+    parser.add_argument("--players", type=int, default=engine.min_players if engine.min_players == engine.max_players
+                        else min(4, engine.max_players),
+                        help=f"seats, {engine.min_players}-{engine.max_players}")
+    parser.add_argument("--games", type=_positive, default=10, help="how many games")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first game (game i uses seed+i)")
+    parser.add_argument("--bot", choices=bots or None, default=bots[0] if bots else None, help="which bot plays")
+    parser.add_argument("--json", action="store_true", help="print JSON lines instead of text")
+    parser.add_argument("--replay", metavar="FILE", help="write each game's action log as a JSON line to FILE")
+    hints = typing.get_type_hints(engine.Options)
+    for f in dataclasses.fields(engine.Options):
+        flag = "--" + f.name.replace("_", "-")
+        default = getattr(engine.Options(), f.name)
+        hint = hints.get(f.name, type(default))
+        choices = _literal_choices(hint)
+        if isinstance(default, bool):
+            parser.add_argument(flag, dest=f"opt_{f.name}", action=argparse.BooleanOptionalAction, default=None,
+                                help=f"game option (default {default})")
+        elif choices:
+            parser.add_argument(flag, dest=f"opt_{f.name}", choices=choices, type=type(choices[0]), default=None,
+                                help=f"game option (default {default})")
+        elif isinstance(default, int | float | str):
+            parser.add_argument(flag, dest=f"opt_{f.name}", type=type(default), default=None,
+                                help=f"game option (default {default})")
+    return parser
+
+
+def _literal_choices(hint: Any) -> list[Any]:
+    if typing.get_origin(hint) is typing.Literal:
+        return list(typing.get_args(hint))
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        out: list[Any] = []
+        for arg in typing.get_args(hint):
+            out.extend(_literal_choices(arg))
+        return out
+    return []
+
+
+def run_simulation(kind: str, argv: Sequence[str], out: typing.TextIO | None = None) -> int:
+    """Run ``parlor simulate KIND`` with *argv*, printing to *out* (default stdout); returns the exit status."""
+    out = out or sys.stdout
+    from bot.engine import game_module
+    from bot.engine.simulate import SimulationError, bot_classes_for, figures_of, play_game, summarize
+
+    parser = simulate_parser(kind)
+    args = parser.parse_args(argv)
+    module = game_module(kind)
+    engine_cls = module.ENGINE
+    if not engine_cls.min_players <= args.players <= engine_cls.max_players:
+        parser.error(f"--players: {engine_cls.title or kind} takes {engine_cls.min_players}-"
+                     f"{engine_cls.max_players} players, got {args.players}")
+    overrides = {k[4:]: v for k, v in vars(args).items() if k.startswith("opt_") and v is not None}
+    try:
+        options = engine_cls.Options(**overrides)
+    except (TypeError, ValueError) as exc:
+        parser.error(f"bad game option: {exc}")
+    players = [f"seat{i}" for i in range(args.players)]
+    records = []
+    replay = open(args.replay, "w", encoding="utf-8") if args.replay else None  # noqa: SIM115
+    try:
+        for i in range(args.games):
+            seed = args.seed + i
+            try:
+                rec = play_game(engine_cls, players, seed=seed, options=options,
+                                bot_classes=bot_classes_for(module, args.bot, args.players),
+                                figures=figures_of(module))
+            except SimulationError as exc:
+                print(f"parlor simulate: game {i + 1} (seed {seed}) failed: {exc}", file=sys.stderr)
+                return 1
+            records.append(rec)
+            result = rec.engine.result()
+            winners = [rec.engine.seat_of(p) for p in result.winners] if result else []
+            line = {"game": i + 1, "seed": seed, "actions": rec.actions, "refused": rec.refused,
+                    "sim_seconds": round(rec.sim_ms / 1000, 1), "winning_seats": winners,
+                    "scores": dict(result.scores) if result else {}, **rec.figures}
+            if args.json:
+                print(json.dumps(line), file=out)
+            else:
+                figs = " ".join(f"{k}={_fmt(v)}" for k, v in rec.figures.items())
+                print(f"game {i + 1:>4} seed {seed}: {rec.actions} actions, winner seat(s) {winners}, "
+                      f"{rec.sim_ms / 1000:.0f} s simulated{' | ' + figs if figs else ''}", file=out)
+            if replay is not None:
+                replay.write(json.dumps(rec.engine.log()) + "\n")
+    finally:
+        if replay is not None:
+            replay.close()
+    summary = summarize(records)
+    summary.update(kind=kind, players=args.players, bot=args.bot, options=dataclasses.asdict(options))
+    if args.json:
+        print(json.dumps({"summary": summary}), file=out)
+    else:
+        print(f"\n{summary['games']} games of {engine_cls.title or kind}, {args.players} x {args.bot} bot", file=out)
+        print(f"actions: {summary['actions']} (mean {summary['actions'] / max(1, summary['games']):.1f} per game), "
+              f"refused as stale: {summary['refused']}", file=out)
+        print("wins per seat: " + ", ".join(f"seat {s}: {n}" for s, n in summary["wins_per_seat"].items()), file=out)
+        for name, fig in summary["figures"].items():
+            print(f"{name}: total {_fmt(fig['total'])}, mean {_fmt(fig['mean'])}", file=out)
+    return 0
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``parlor`` console script; returns the exit status."""
+    from bot.config import ConfigError, load_config
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    args, rest = parser.parse_known_args(argv)
+    if args.command == "simulate":
+        from bot.engine import REGISTRY
+
+        if args.kind is None or args.kind in ("-h", "--help"):
+            parser.exit(2 if args.kind is None else 0,
+                        f"usage: parlor simulate KIND [options]; KIND is one of: {', '.join(sorted(REGISTRY))}\n")
+        if args.kind not in REGISTRY:
+            parser.error(f"simulate: unknown game {args.kind!r}; expected one of: {', '.join(sorted(REGISTRY))}")
+        return run_simulation(args.kind, rest)
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    try:
+        config = load_config(args.config)
+        if args.command == "run":
+            from bot.client import run_bot
+
+            config.require_token()
+            _setup_logging(config)
+            asyncio.run(run_bot(config))
+        elif args.command == "sync":
+            config.require_token()
+            _setup_logging(config)
+            asyncio.run(_sync(config, args.guild))
+        elif args.command == "migrate":
+            version = asyncio.run(_migrate(config))
+            print(f"database {config.database.path} is at schema version {version}")
+    except ConfigError as exc:
+        print(f"parlor: configuration error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+def _setup_logging(config: Any) -> None:
+    import logging
+
+    import discord
+
+    discord.utils.setup_logging(level=getattr(logging, config.logging.level.upper()), root=True)
+
+
+async def _migrate(config: Any) -> int:
+    from bot.storage import Storage
+
+    async with Storage.open(config.database.path) as storage:
+        return await storage.schema_version()
+
+
+async def _sync(config: Any, guild_id: int | None) -> None:
+    import discord
+
+    from bot.client import ParlorBot, apply_api_overrides
+    from bot.config import ConfigError
+    from bot.storage import Storage
+
+    apply_api_overrides(config.discord.api_base, config.discord.gateway)
+    async with Storage.open(config.database.path) as storage:
+        bot = ParlorBot(config, storage)
+        async with bot:
+            try:
+                await bot.login(config.require_token())
+            except discord.LoginFailure as exc:
+                raise ConfigError("DISCORD_TOKEN / discord.token", f"Discord rejected the token ({exc}).") from None
+            if guild_id is not None:
+                guild = discord.Object(id=guild_id)
+                bot.tree.copy_global_to(guild=guild)
+                synced = await bot.tree.sync(guild=guild)
+                where = f"guild {guild_id}"
+            else:
+                synced = await bot.tree.sync()
+                where = "all guilds (global; Discord may take up to an hour to show changes)"
+            print(f"synced {len(synced)} commands to {where}: {', '.join('/' + c.name for c in synced)}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,326 @@
+"""Configuration: a TOML file read with :mod:`tomllib`, overridden by environment variables.
+
+Where the file is: ``$PARLOR_CONFIG`` if set (it must exist), else ``./config.toml`` if present,
+else built-in defaults. Every key is documented in ``config.example.toml``. Environment variables
+win over the file:
+
+=====================  ==========================
+variable               key
+=====================  ==========================
+``DISCORD_TOKEN``      ``discord.token``
+``DISCORD_API_BASE``   ``discord.api_base``
+``DISCORD_GATEWAY``    ``discord.gateway``
+``PARLOR_DB``          ``database.path``
+``PARLOR_LOG_LEVEL``   ``logging.level``
+=====================  ==========================
+
+A bad value raises :class:`ConfigError`, which names the key, the bad value and what was expected;
+the command line turns it into exit status 2 before anything starts.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "ConfigError",
+    "DiscordConfig",
+    "DatabaseConfig",
+    "LoggingConfig",
+    "TablesConfig",
+    "Config",
+    "load_config",
+    "ENV_OVERRIDES",
+    "TOKEN_HELP",
+]
+
+TOKEN_HELP = (
+    "Set DISCORD_TOKEN (or discord.token in the config file) to your bot's token: create an "
+    "application at https://discord.com/developers/applications, open Bot, press Reset Token and "
+    "copy it. See the README, section 'Discord application'."
+)
+
+ENV_OVERRIDES: dict[str, str] = {
+    "DISCORD_TOKEN": "discord.token",
+    "DISCORD_API_BASE": "discord.api_base",
+    "DISCORD_GATEWAY": "discord.gateway",
+    "PARLOR_DB": "database.path",
+    "PARLOR_LOG_LEVEL": "logging.level",
+}
+"""Environment variable to the config key it overrides."""
+
+
+class ConfigError(ValueError):
+    """A configuration value is missing or invalid.
+
+    Attributes
+    ----------
+    key:
+        The dotted key (``"tables.race_window_ms"``) or environment variable at fault.
+    """
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"{key}: {message}")
+        self.key = key
+
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+@dataclass(frozen=True)
+class DiscordConfig:
+    """The ``[discord]`` table.
+
+    Attributes
+    ----------
+    token:
+        The bot token (empty: not configured; ``parlor run`` then refuses to start).
+    api_base:
+        REST base URL override (``http://127.0.0.1:PORT/api/v10`` for the loopback Discord);
+        empty for the real Discord.
+    gateway:
+        Gateway websocket URL override; empty for the real Discord.
+    shard_count:
+        Total shards across all processes; 0 lets Discord choose (single process).
+    shard_ids:
+        The shards this process runs; empty for all.
+    """
+
+    token: str = ""
+    api_base: str = ""
+    gateway: str = ""
+    shard_count: int = 0
+    shard_ids: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class DatabaseConfig:
+    """The ``[database]`` table.
+
+    Attributes
+    ----------
+    path:
+        The SQLite file, created on first run.
+    """
+
+    path: str = "./parlor.db"
+
+
+@dataclass(frozen=True)
+class LoggingConfig:
+    """The ``[logging]`` table.
+
+    Attributes
+    ----------
+    level:
+        One of DEBUG, INFO, WARNING, ERROR, CRITICAL.
+    """
+
+    level: str = "INFO"
+
+
+@dataclass(frozen=True)
+class TablesConfig:
+    """The ``[tables]`` table: timing of the table service.
+
+    Attributes
+    ----------
+    race_window_ms:
+        Milliseconds a race window stays open after the first claim on a contested resource.
+    race_tie_ms:
+        Claims whose Discord timestamps differ by less than this many milliseconds are a tie,
+        broken by the game's seeded RNG (0: only equal timestamps tie).
+    turn_timeout_seconds:
+        Seconds a player has for a turn before the game's timeout action is taken.
+    turn_warning_seconds:
+        Seconds before the timeout at which the player is warned.
+    timeouts_before_bot:
+        Timeouts in a row after which a bot takes over the seat.
+    redraw_interval_ms:
+        Minimum milliseconds between two edits of a table's public message.
+    repost_after_minutes:
+        Minutes after which the public table message is posted anew (Discord caps edits of
+        messages older than an hour).
+    """
+
+    race_window_ms: int = 150
+    race_tie_ms: int = 0
+    turn_timeout_seconds: int = 60
+    turn_warning_seconds: int = 15
+    timeouts_before_bot: int = 2
+    redraw_interval_ms: int = 1200
+    repost_after_minutes: int = 50
+
+
+_RANGES: dict[str, tuple[int, int]] = {
+    "discord.shard_count": (0, 100_000),
+    "tables.race_window_ms": (0, 2000),
+    "tables.race_tie_ms": (0, 1000),
+    "tables.turn_timeout_seconds": (5, 3600),
+    "tables.turn_warning_seconds": (0, 3600),
+    "tables.timeouts_before_bot": (1, 100),
+    "tables.redraw_interval_ms": (200, 60_000),
+    "tables.repost_after_minutes": (1, 59),
+}
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole configuration.
+
+    Attributes
+    ----------
+    discord, database, logging, tables:
+        The sections of the file.
+    source:
+        The file the values came from, or ``None`` for defaults and environment only.
+    """
+
+    discord: DiscordConfig = field(default_factory=DiscordConfig)
+    database: DatabaseConfig = field(default_factory=DatabaseConfig)
+    logging: LoggingConfig = field(default_factory=LoggingConfig)
+    tables: TablesConfig = field(default_factory=TablesConfig)
+    source: Path | None = None
+
+    def require_token(self) -> str:
+        """The bot token.
+
+        Raises
+        ------
+        ConfigError
+            No token is configured; the message says how to get one.
+        """
+        if not self.discord.token.strip():
+            raise ConfigError("DISCORD_TOKEN / discord.token", f"no bot token is configured. {TOKEN_HELP}")
+        return self.discord.token.strip()
+
+
+_SECTIONS: dict[str, type] = {
+    "discord": DiscordConfig,
+    "database": DatabaseConfig,
+    "logging": LoggingConfig,
+    "tables": TablesConfig,
+}
+
+
+def _coerce(key: str, value: Any, default: Any) -> Any:
+    """Check *value* for *key* against the type of its *default*."""
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ConfigError(key, f"got {value!r}, expected true or false")
+        return value
+    if isinstance(default, int):
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(key, f"got {value!r}, expected a whole number")
+        lo, hi = _RANGES.get(key, (-(2**63), 2**63))
+        if not lo <= value <= hi:
+            raise ConfigError(key, f"got {value!r}, expected a whole number from {lo} to {hi}")
+        return value
+    if isinstance(default, tuple):
+        if isinstance(value, str):
+            value = [v for v in value.replace(",", " ").split() if v]
+        if not isinstance(value, list):
+            raise ConfigError(key, f"got {value!r}, expected a list of whole numbers")
+        out = []
+        for item in value:
+            try:
+                out.append(int(item))
+            except (TypeError, ValueError):
+                raise ConfigError(key, f"got {value!r}, expected a list of whole numbers") from None
+        return tuple(out)
+    if not isinstance(value, str):
+        raise ConfigError(key, f"got {value!r}, expected a string")
+    return value
+
+
+def _section(name: str, data: Any) -> Any:
+    cls = _SECTIONS[name]
+    if not isinstance(data, Mapping):
+        raise ConfigError(name, f"got {data!r}, expected a table [{name}]")
+    defaults = cls()
+    known = {f.name for f in fields(cls)}
+    for key in data:
+        if key not in known:
+            raise ConfigError(f"{name}.{key}", f"unknown key; expected one of {sorted(known)}")
+    values = {k: _coerce(f"{name}.{k}", v, getattr(defaults, k)) for k, v in data.items()}
+    return cls(**values)
+
+
+def _validate(config: Config) -> None:
+    level = config.logging.level.upper()
+    if level not in LOG_LEVELS:
+        raise ConfigError("logging.level", f"got {config.logging.level!r}, expected one of {', '.join(LOG_LEVELS)}")
+    for key, url, schemes in (("discord.api_base", config.discord.api_base, ("http://", "https://")),
+                              ("discord.gateway", config.discord.gateway, ("ws://", "wss://"))):
+        if url and not url.startswith(schemes):
+            raise ConfigError(key, f"got {url!r}, expected a URL starting with {' or '.join(schemes)}")
+    if not config.database.path.strip():
+        raise ConfigError("database.path", "got an empty path, expected a file path such as ./parlor.db")
+    t = config.tables
+    if t.turn_warning_seconds >= t.turn_timeout_seconds:
+        raise ConfigError("tables.turn_warning_seconds",
+                          f"got {t.turn_warning_seconds}, expected less than tables.turn_timeout_seconds "
+                          f"({t.turn_timeout_seconds})")
+    d = config.discord
+    if d.shard_ids and (d.shard_count == 0 or any(not 0 <= s < d.shard_count for s in d.shard_ids)):
+        raise ConfigError("discord.shard_ids",
+                          f"got {list(d.shard_ids)}, expected ids from 0 to discord.shard_count-1 "
+                          f"(shard_count is {d.shard_count})")
+
+
+def load_config(path: str | os.PathLike[str] | None = None,
+                environ: Mapping[str, str] | None = None) -> Config:
+    """Load the configuration.
+
+    Parameters
+    ----------
+    path:
+        The TOML file; ``None`` uses ``$PARLOR_CONFIG`` or ``./config.toml`` if it exists.
+    environ:
+        The environment to read overrides from (default :data:`os.environ`).
+
+    Raises
+    ------
+    ConfigError
+        The file is missing (when named), not valid TOML, or a value is invalid.
+    """
+    env = os.environ if environ is None else environ
+    source: Path | None = None
+    raw: dict[str, Any] = {}
+    if path is None and env.get("PARLOR_CONFIG"):
+        path = env["PARLOR_CONFIG"]
+        named = "PARLOR_CONFIG"
+    else:
+        named = "--config"
+    if path is not None:
+        source = Path(path)
+        if not source.is_file():
+            raise ConfigError(named, f"config file {str(source)!r} does not exist; expected a TOML file "
+                                     "(copy config.example.toml)")
+    elif Path("config.toml").is_file():
+        source = Path("config.toml")
+    if source is not None:
+        try:
+            with source.open("rb") as fh:
+                raw = tomllib.load(fh)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(str(source), f"is not valid TOML: {exc}") from None
+    for name in raw:
+        if name not in _SECTIONS:
+            raise ConfigError(name, f"unknown section; expected one of {sorted(_SECTIONS)}")
+    merged: dict[str, dict[str, Any]] = {name: dict(raw.get(name, {})) if isinstance(raw.get(name, {}), Mapping)
+                                         else raw[name] for name in _SECTIONS}
+    for var, key in ENV_OVERRIDES.items():
+        if env.get(var):
+            section, name = key.split(".")
+            merged[section][name] = env[var]
+    config = Config(**{name: _section(name, data) for name, data in merged.items()}, source=source)
+    _validate(config)
+    return config

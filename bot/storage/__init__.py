@@ -1,0 +1,11 @@
+"""Persistence: one SQLite database (aiosqlite) behind a repository layer.
+
+No SQL lives outside this package. :class:`Storage` opens the database in WAL mode with foreign
+keys on, migrates it (:mod:`bot.storage.migrations`) and offers the operations the table service
+needs. Persistence is the action log (``../shared/DESIGN.md``): a table is restored by replaying
+its actions; :meth:`Storage.append_action` commits before it returns.
+"""
+
+from bot.storage.repository import ActionRow, GameRow, SeatRow, Storage
+
+__all__ = ["Storage", "GameRow", "SeatRow", "ActionRow"]

@@ -1,0 +1,110 @@
+"""Forward-only schema migrations.
+
+``MIGRATIONS[i]`` brings the schema from version ``i`` to ``i + 1``. A migration is never edited
+once released; a change is a new entry at the end. :func:`migrate` applies the missing ones in
+order, each in its own transaction, and records the version in ``schema_version``.
+"""
+
+from __future__ import annotations
+
+import aiosqlite
+
+__all__ = ["MIGRATIONS", "LATEST", "current_version", "migrate"]
+
+MIGRATIONS: list[str] = [
+    # 1: games, seats, the action log, results.
+    """
+    CREATE TABLE games (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind          TEXT    NOT NULL,
+        guild_id      INTEGER,
+        channel_id    INTEGER,
+        thread_id     INTEGER,
+        message_id    INTEGER,
+        host_id       INTEGER,
+        options       TEXT    NOT NULL DEFAULT '{}',
+        seed          INTEGER NOT NULL,
+        status        TEXT    NOT NULL DEFAULT 'lobby'
+                      CHECK (status IN ('lobby', 'running', 'finished', 'cancelled')),
+        created_at    INTEGER NOT NULL,
+        updated_at    INTEGER NOT NULL,
+        finished_at   INTEGER
+    );
+    CREATE INDEX games_status ON games(status);
+    CREATE TABLE seats (
+        game_id    INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat       INTEGER NOT NULL,
+        player_id  TEXT    NOT NULL,
+        user_id    INTEGER,
+        bot_name   TEXT,
+        joined_at  INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat),
+        UNIQUE (game_id, player_id),
+        CHECK ((user_id IS NULL) <> (bot_name IS NULL))
+    );
+    CREATE TABLE actions (
+        game_id         INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq             INTEGER NOT NULL,
+        player_id       TEXT    NOT NULL,
+        action          TEXT    NOT NULL,
+        discord_ts_ms   INTEGER,
+        received_at_ms  INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE results (
+        game_id      INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        result       TEXT    NOT NULL,
+        finished_at  INTEGER NOT NULL
+    );
+    """,
+    # 2: per-guild settings, and looking tables up by thread.
+    """
+    CREATE TABLE guild_settings (
+        guild_id    INTEGER PRIMARY KEY,
+        settings    TEXT    NOT NULL DEFAULT '{}',
+        updated_at  INTEGER NOT NULL
+    );
+    CREATE INDEX games_thread ON games(thread_id);
+    """,
+]
+
+LATEST = len(MIGRATIONS)
+"""The schema version this code expects."""
+
+
+async def current_version(db: aiosqlite.Connection) -> int:
+    """The schema version of *db* (0 for an empty database)."""
+    async with db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    ) as cur:
+        if await cur.fetchone() is None:
+            return 0
+    async with db.execute("SELECT version FROM schema_version") as cur:
+        row = await cur.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def migrate(db: aiosqlite.Connection, *, target: int = LATEST) -> int:
+    """Apply the missing migrations up to *target*; return the version reached.
+
+    Raises
+    ------
+    RuntimeError
+        The database is newer than this code (a downgrade is not supported).
+    """
+    version = await current_version(db)
+    if version > LATEST:
+        raise RuntimeError(f"database schema version {version} is newer than this Parlor ({LATEST}); upgrade Parlor")
+    for index in range(version, target):
+        script = "BEGIN;\n" + MIGRATIONS[index] + (
+            "\nCREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);"
+            "\nDELETE FROM schema_version;"
+            f"\nINSERT INTO schema_version (version) VALUES ({index + 1});\nCOMMIT;"
+        )
+        try:
+            await db.executescript(script)
+        except Exception:
+            await db.rollback()
+            raise
+        version = index + 1
+    return version

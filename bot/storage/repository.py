@@ -1,0 +1,294 @@
+"""The repository: every read and write of Parlor's database."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+import aiosqlite
+
+from bot.storage.migrations import migrate
+
+__all__ = ["Storage", "GameRow", "SeatRow", "ActionRow", "GAME_STATUSES"]
+
+GAME_STATUSES = ("lobby", "running", "finished", "cancelled")
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A stored game (one table). Times are Unix milliseconds; ids are Discord snowflakes."""
+
+    id: int
+    kind: str
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    message_id: int | None
+    host_id: int | None
+    options: dict[str, Any]
+    seed: int
+    status: str
+    created_at: int
+    updated_at: int
+    finished_at: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """A seat: exactly one of ``user_id`` (a Discord user) and ``bot_name`` is set."""
+
+    game_id: int
+    seat: int
+    player_id: str
+    user_id: int | None
+    bot_name: str | None
+    joined_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """An accepted action: ``seq`` from 1, the Discord timestamp and arrival time in Unix ms."""
+
+    game_id: int
+    seq: int
+    player_id: str
+    action: dict[str, Any]
+    discord_ts_ms: int | None
+    received_at_ms: int
+
+
+class Storage:
+    """The database of one Parlor process.
+
+    Use as ``async with Storage.open(path) as storage:``; opening creates the file if needed,
+    turns on WAL and foreign keys and applies missing migrations.
+
+    Parameters
+    ----------
+    db:
+        An open aiosqlite connection.
+    clock:
+        Returns the current Unix time in milliseconds (tests pass a fake).
+    """
+
+    def __init__(self, db: aiosqlite.Connection, clock: Callable[[], int] = _now_ms) -> None:
+        self.db = db
+        self.clock = clock
+
+    @classmethod
+    async def connect(cls, path: str | Path, *, clock: Callable[[], int] = _now_ms,
+                      run_migrations: bool = True) -> Self:
+        """|coro|
+
+        Open (and create) the database at *path* (``":memory:"`` for a private in-memory one).
+
+        Raises
+        ------
+        sqlite3.Error
+            The file cannot be opened or migrated.
+        """
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(str(path))
+        try:
+            await db.execute("PRAGMA journal_mode=WAL")
+            await db.execute("PRAGMA foreign_keys=ON")
+            await db.execute("PRAGMA synchronous=NORMAL")
+            db.row_factory = aiosqlite.Row
+            if run_migrations:
+                await migrate(db)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db, clock)
+
+    @classmethod
+    def open(cls, path: str | Path, **kwargs: Any) -> _Opener:
+        """An async context manager that connects on enter and closes on exit."""
+        return _Opener(cls, path, kwargs)
+
+    async def close(self) -> None:
+        """|coro| Close the connection."""
+        await self.db.close()
+
+    async def migrate(self) -> int:
+        """|coro| Bring the schema up to date; returns the version (``LATEST``)."""
+        return await migrate(self.db)
+
+    # ------------------------------------------------------------------ games
+
+    async def create_game(self, kind: str, *, seed: int, options: dict[str, Any] | None = None,
+                          guild_id: int | None = None, channel_id: int | None = None,
+                          thread_id: int | None = None, host_id: int | None = None) -> int:
+        """|coro| Create a game in the ``lobby`` status; returns its id."""
+        now = self.clock()
+        cur = await self.db.execute(
+            "INSERT INTO games (kind, guild_id, channel_id, thread_id, host_id, options, seed, status,"
+            " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?)",
+            (kind, guild_id, channel_id, thread_id, host_id, json.dumps(options or {}), seed, now, now),
+        )
+        await self.db.commit()
+        return int(cur.lastrowid)
+
+    async def game(self, game_id: int) -> GameRow | None:
+        """|coro| The game with this id, or ``None``."""
+        async with self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return _game(row) if row else None
+
+    async def games_with_status(self, *statuses: str) -> list[GameRow]:
+        """|coro| Games in any of *statuses*, oldest first."""
+        marks = ",".join("?" * len(statuses))
+        async with self.db.execute(f"SELECT * FROM games WHERE status IN ({marks}) ORDER BY id", statuses) as cur:
+            return [_game(r) for r in await cur.fetchall()]
+
+    async def update_game(self, game_id: int, **changes: Any) -> None:
+        """|coro| Update columns of a game (``status``, ``message_id``, ``thread_id``, ``host_id``,
+        ``options``, ``seed``, ``finished_at``).
+
+        Raises
+        ------
+        ValueError
+            An unknown column or status.
+        """
+        allowed = {"status", "message_id", "thread_id", "host_id", "options", "seed", "finished_at", "channel_id"}
+        bad = set(changes) - allowed
+        if bad:
+            raise ValueError(f"cannot update {sorted(bad)}; columns: {sorted(allowed)}")
+        if "status" in changes and changes["status"] not in GAME_STATUSES:
+            raise ValueError(f"status {changes['status']!r} must be one of {GAME_STATUSES}")
+        if "options" in changes:
+            changes["options"] = json.dumps(changes["options"])
+        changes["updated_at"] = self.clock()
+        cols = ", ".join(f"{k} = ?" for k in changes)
+        await self.db.execute(f"UPDATE games SET {cols} WHERE id = ?", (*changes.values(), game_id))
+        await self.db.commit()
+
+    # ------------------------------------------------------------------ seats
+
+    async def set_seats(self, game_id: int, seats: Sequence[tuple[str, int | None, str | None]]) -> None:
+        """|coro| Replace the seats of a game with *seats*: ``(player_id, user_id, bot_name)`` in seat order."""
+        now = self.clock()
+        await self.db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+        await self.db.executemany(
+            "INSERT INTO seats (game_id, seat, player_id, user_id, bot_name, joined_at) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, i, p, u, b, now) for i, (p, u, b) in enumerate(seats)],
+        )
+        await self.db.commit()
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        """|coro| The seats of a game in seat order."""
+        async with self.db.execute("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
+            return [SeatRow(r["game_id"], r["seat"], r["player_id"], r["user_id"], r["bot_name"], r["joined_at"])
+                    for r in await cur.fetchall()]
+
+    # ------------------------------------------------------------------ the action log
+
+    async def append_action(self, game_id: int, seq: int, player_id: str, action: dict[str, Any], *,
+                            discord_ts_ms: int | None = None) -> ActionRow:
+        """|coro| Append an accepted action and commit before returning.
+
+        Parameters
+        ----------
+        seq:
+            The action's number in the game, from 1, gap-free.
+        discord_ts_ms:
+            The Discord timestamp of the interaction (Unix ms), ``None`` for bots and timers.
+
+        Raises
+        ------
+        sqlite3.IntegrityError
+            *seq* is already taken (a second writer), or the game does not exist.
+        """
+        now = self.clock()
+        await self.db.execute(
+            "INSERT INTO actions (game_id, seq, player_id, action, discord_ts_ms, received_at_ms)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, seq, player_id, json.dumps(action, sort_keys=True), discord_ts_ms, now),
+        )
+        await self.db.commit()
+        return ActionRow(game_id, seq, player_id, action, discord_ts_ms, now)
+
+    async def actions(self, game_id: int) -> list[ActionRow]:
+        """|coro| The action log of a game in order."""
+        async with self.db.execute("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)) as cur:
+            return [ActionRow(r["game_id"], r["seq"], r["player_id"], json.loads(r["action"]), r["discord_ts_ms"],
+                              r["received_at_ms"]) for r in await cur.fetchall()]
+
+    async def delete_actions(self, game_id: int) -> None:
+        """|coro| Forget a game's actions (a rematch reuses nothing; used when a lobby restarts)."""
+        await self.db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
+        await self.db.commit()
+
+    # ------------------------------------------------------------------ results
+
+    async def save_result(self, game_id: int, result: dict[str, Any]) -> None:
+        """|coro| Store a finished game's result and mark it finished, in one transaction."""
+        now = self.clock()
+        await self.db.execute("INSERT OR REPLACE INTO results (game_id, result, finished_at) VALUES (?, ?, ?)",
+                              (game_id, json.dumps(result), now))
+        await self.db.execute("UPDATE games SET status = 'finished', finished_at = ?, updated_at = ? WHERE id = ?",
+                              (now, now, game_id))
+        await self.db.commit()
+
+    async def result(self, game_id: int) -> dict[str, Any] | None:
+        """|coro| The stored result of a game, or ``None``."""
+        async with self.db.execute("SELECT result FROM results WHERE game_id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return json.loads(row[0]) if row else None
+
+    # ------------------------------------------------------------------ guild settings
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """|coro| A guild's settings (``{}`` when none were saved)."""
+        async with self.db.execute("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
+            row = await cur.fetchone()
+        return json.loads(row[0]) if row else {}
+
+    async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        """|coro| Replace a guild's settings."""
+        await self.db.execute(
+            "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT(guild_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at",
+            (guild_id, json.dumps(settings), self.clock()),
+        )
+        await self.db.commit()
+
+    async def schema_version(self) -> int:
+        """|coro| The schema version of the open database."""
+        from bot.storage.migrations import current_version
+
+        return await current_version(self.db)
+
+
+def _game(r: aiosqlite.Row) -> GameRow:
+    return GameRow(r["id"], r["kind"], r["guild_id"], r["channel_id"], r["thread_id"], r["message_id"], r["host_id"],
+                   json.loads(r["options"]), r["seed"], r["status"], r["created_at"], r["updated_at"],
+                   r["finished_at"])
+
+
+class _Opener:
+    def __init__(self, cls: type[Storage], path: str | Path, kwargs: dict[str, Any]) -> None:
+        self._args = (cls, path, kwargs)
+        self._storage: Storage | None = None
+
+    async def __aenter__(self) -> Storage:
+        cls, path, kwargs = self._args
+        self._storage = await cls.connect(path, **kwargs)
+        return self._storage
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        if self._storage is not None:
+            await self._storage.close()
+
+
