@@ -530,7 +530,7 @@ class FakeDiscord:
         someone else, ``ValueError`` for a disabled or link button (Discord's client cannot click
         those). Other arguments as in ``slash``.
         """
-        msg = self._current(message)
+        msg = self._current(message, user)
         info = msg.button(button)
         if info.disabled:
             raise ValueError(f"button {button!r} is disabled")
@@ -547,7 +547,7 @@ class FakeDiscord:
         Values must be among the menu's options (string selects) and their count within
         ``min_values``..``max_values``, else ``ValueError``.
         """
-        msg = self._current(message)
+        msg = self._current(message, user)
         menu = next((s for s in msg.selects if s.custom_id == custom_id), None)
         if menu is None:
             raise LookupError(f"no select {custom_id!r} on message {msg.id}; have {[s.custom_id for s in msg.selects]}")
@@ -605,17 +605,17 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ internals: interactions
 
-    def _current(self, message: FakeMessage | int) -> FakeMessage:
+    def _current(self, message: FakeMessage | int, user: FakeUser) -> FakeMessage:
         mid = message if isinstance(message, int) else message.id
         msg = self._messages.get(mid)
         if msg is None or msg.deleted:
             raise LookupError(f"message {mid} does not exist (deleted?)")
+        if msg.visible_to is not None and msg.visible_to != user.id:
+            raise PermissionError(f"message {msg.id} is ephemeral for another user")
         return msg
 
     async def _component_interaction(self, user: FakeUser, msg: FakeMessage, data: JSON,
                                      created_at_ms: int | None, wait: bool) -> InteractionResult:
-        if msg.visible_to is not None and msg.visible_to != user.id:
-            raise PermissionError(f"message {msg.id} is ephemeral for another user")
         channel = self.channels[msg.channel_id]
         return await self._send_interaction(3, user, channel, data, message=msg, created_at_ms=created_at_ms,
                                             wait=wait)

@@ -1,0 +1,190 @@
+"""Fixtures for the sandbox's own tests: a started FakeDiscord, a small world, and a real test bot.
+
+The bot (``SandboxTestBot``) is a plain discord.py ``commands.Bot`` with an app-command Group,
+a persistent view, a ``DynamicItem`` button, a select, a modal and commands that misbehave on
+purpose (answer late, never, twice), so each test drives one Discord behaviour end to end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+
+from bot.sandbox import FakeChannel, FakeDiscord, FakeGuild, FakeUser, running_bot
+
+DEADLINE_S = 0.4
+"""The first-response deadline the tests use (Discord's is 3 s; the fake lets a test shorten it)."""
+
+
+class OpenBoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sb:open:(?P<table>\d+):v(?P<ver>\d+)"):
+    """A restart-proof button: its custom_id carries the table id and state version."""
+
+    def __init__(self, table: int, ver: int) -> None:
+        self.table, self.ver = table, ver
+        super().__init__(discord.ui.Button(label="Open my board", custom_id=f"sb:open:{table}:v{ver}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        return cls(int(match["table"]), int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"board of table {self.table} v{self.ver}", ephemeral=True)
+
+
+class TableView(discord.ui.View):
+    """The persistent lobby view: Join, a colour select, and the dynamic Open-board button."""
+
+    def __init__(self, players: tuple[str, ...] = ()) -> None:
+        super().__init__(timeout=None)
+        self.players = players
+        self.add_item(OpenBoardButton(7, 1))
+
+    @discord.ui.button(label="Join", custom_id="sb:join", style=discord.ButtonStyle.primary)
+    async def join(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        players = (*self.players, interaction.user.name)
+        await interaction.response.edit_message(content=f"Players: {', '.join(players)}", view=TableView(players))
+
+    @discord.ui.select(custom_id="sb:colour", options=[discord.SelectOption(label=c, value=c)
+                                                      for c in ("red", "blue", "green")])
+    async def colour(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        await interaction.response.edit_message(content=f"Colour: {select.values[0]}")
+
+
+class RenameModal(discord.ui.Modal, title="Rename the table"):
+    """A one-field modal."""
+
+    name = discord.ui.TextInput(label="New name", custom_id="sb:name", max_length=30)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"renamed to {self.name.value}")
+
+
+class SandboxTestBot(commands.Bot):
+    """The test bot. ``seen`` collects every interaction; ``received`` every MESSAGE_CREATE."""
+
+    def __init__(self) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.05)
+        self.seen: list[discord.Interaction] = []
+        self.received: list[discord.Message] = []
+        self.failures: list[Exception] = []
+        group = app_commands.Group(name="dutch-blitz", description="Dutch Blitz tables")
+
+        @group.command(name="new", description="Open a table")
+        @app_commands.describe(seats="How many seats", speed="Pace")
+        async def new(interaction: discord.Interaction, seats: app_commands.Range[int, 2, 4],
+                      speed: str = "normal") -> None:
+            await interaction.response.send_message(f"New table: {seats} seats, {speed}", view=TableView())
+
+        admin = app_commands.Group(name="admin", description="Table admin", parent=group)
+
+        @admin.command(name="close", description="Close a table")
+        async def close(interaction: discord.Interaction, table: int) -> None:
+            await interaction.response.send_message(f"closed {table}", ephemeral=True)
+
+        self.tree.add_command(group)
+        self._add_misc_commands()
+
+    def _add_misc_commands(self) -> None:
+        tree = self.tree
+
+        @tree.command(name="ping", description="Pong")
+        async def ping(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("pong")
+
+        @tree.command(name="slow", description="Answers after a delay")
+        async def slow(interaction: discord.Interaction, delay: float) -> None:
+            await asyncio.sleep(delay)
+            try:
+                await interaction.response.send_message("finally")
+            except discord.HTTPException as exc:
+                self.failures.append(exc)
+
+        @tree.command(name="silent", description="Never answers")
+        async def silent(interaction: discord.Interaction) -> None:
+            return None
+
+        @tree.command(name="twice", description="Answers twice")
+        async def twice(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("one")
+            try:
+                await interaction.client.http.request(
+                    discord.http.Route("POST", "/interactions/{i}/{t}/callback", i=interaction.id,
+                                       t=interaction.token), json={"type": 4, "data": {"content": "two"}})
+            except discord.HTTPException as exc:
+                self.failures.append(exc)
+
+        @tree.command(name="work", description="Defers, then edits and follows up")
+        async def work(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(thinking=True)
+            await interaction.edit_original_response(content="work done")
+            await interaction.followup.send("details for you", ephemeral=True)
+            await interaction.followup.send("public note")
+
+        @tree.command(name="table", description="Opens a table thread")
+        async def table(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("Table lobby")
+            message = await interaction.original_response()
+            try:
+                thread = await message.create_thread(name="table-1")
+            except discord.Forbidden:
+                await interaction.followup.send("threads are not allowed here; playing in the channel")
+                return
+            await thread.send("welcome to the table")
+
+        @tree.command(name="rename", description="Opens a modal")
+        async def rename(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(RenameModal())
+
+    async def setup_hook(self) -> None:
+        self.add_view(TableView())
+        self.add_dynamic_items(OpenBoardButton)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        self.seen.append(interaction)
+
+    async def on_message(self, message: discord.Message) -> None:
+        self.received.append(message)
+
+
+@dataclass
+class World:
+    """A guild with a channel (threads allowed), a no-threads channel, and users alice and bob."""
+
+    guild: FakeGuild
+    channel: FakeChannel
+    no_threads: FakeChannel
+    alice: FakeUser
+    bob: FakeUser
+
+
+@pytest.fixture
+async def fake():
+    """A started FakeDiscord with a short interaction deadline; stopped after the test."""
+    async with FakeDiscord(interaction_deadline_s=DEADLINE_S) as server:
+        yield server
+
+
+@pytest.fixture
+def world(fake: FakeDiscord) -> World:
+    """The standard small world in ``fake``."""
+    guild = fake.add_guild("Parlor Test")
+    channel = fake.add_channel(guild, "games")
+    no_threads = fake.add_channel(guild, "quiet", allow_threads=False)
+    alice = fake.add_user("alice", guild=guild)
+    bob = fake.add_user("bob", guild=guild)
+    return World(guild, channel, no_threads, alice, bob)
+
+
+@pytest.fixture
+async def bot(fake: FakeDiscord, world: World):
+    """The test bot, logged in to ``fake``, ready, with its commands synced globally."""
+    client = SandboxTestBot()
+    async with running_bot(fake, client):
+        await client.tree.sync()
+        yield client

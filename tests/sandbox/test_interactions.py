@@ -1,0 +1,167 @@
+"""Slash commands, buttons, selects, modals and interaction responses through the real client."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+
+import discord
+import pytest
+
+from bot.sandbox import snowflake_time_ms
+
+from .conftest import DEADLINE_S
+
+
+async def test_sync_stores_group_with_subcommand_options(fake, world, bot):
+    """The synced tree is kept: the Group, its subcommand and the subcommand's options with types."""
+    (cmd,) = [c for c in fake.commands() if c["name"] == "dutch-blitz"]
+    new = next(o for o in cmd["options"] if o["name"] == "new")
+    assert new["type"] == 1
+    seats = next(o for o in new["options"] if o["name"] == "seats")
+    assert (seats["type"], seats["required"], seats["min_value"], seats["max_value"]) == (4, True, 2, 4)
+
+
+async def test_slash_subcommand_answers_with_view(fake, world, bot):
+    """/dutch-blitz new seats:4 reaches the subcommand; its reply carries the persistent view's buttons."""
+    result = await fake.slash(world.alice, world.channel, "dutch-blitz new", seats=4, speed="fast")
+    assert result.response_type == 4 and not result.failed
+    assert result.content == "New table: 4 seats, fast"
+    labels = [b.label for b in result.message.buttons]
+    assert labels == ["Join", "Open my board"]
+    assert result.message.selects[0].options == (("red", "red"), ("blue", "blue"), ("green", "green"))
+
+
+async def test_slash_nested_group_subcommand(fake, world, bot):
+    """A subcommand inside a nested group (/dutch-blitz admin close) is routed with its option."""
+    result = await fake.slash(world.alice, world.channel, "dutch-blitz admin close", table=12)
+    assert result.content == "closed 12" and result.ephemeral
+
+
+async def test_slash_refuses_unknown_option_and_missing_required(fake, world, bot):
+    """Options the synced command does not have, or a missing required one, are refused before sending."""
+    with pytest.raises(ValueError, match="no options"):
+        await fake.slash(world.alice, world.channel, "dutch-blitz new", seats=2, colour="red")
+    with pytest.raises(ValueError, match="needs option 'seats'"):
+        await fake.slash(world.alice, world.channel, "dutch-blitz new")
+
+
+async def test_click_updates_message_in_place(fake, world, bot):
+    """Clicking Join answers with type 7 and the same message now shows the player."""
+    table = await fake.slash(world.alice, world.channel, "dutch-blitz new", seats=2)
+    click = await fake.click(world.bob, table.message, "Join")
+    assert click.response_type == 7
+    assert click.message.id == table.message.id
+    assert fake.message(table.message.id).content == "Players: bob"
+    assert fake.edits(world.channel, via="interaction")[-1].message_id == table.message.id
+
+
+async def test_dynamic_item_button_reply_is_ephemeral_to_clicker_only(fake, world, bot):
+    """The DynamicItem's ephemeral board is visible to its clicker only, and others cannot click it."""
+    table = await fake.slash(world.alice, world.channel, "dutch-blitz new", seats=2)
+    board = await fake.click(world.alice, table.message, "sb:open:7:v1")
+    assert board.ephemeral and board.content == "board of table 7 v1"
+    assert board.message in fake.messages(world.channel, visible_to=world.alice)
+    assert board.message not in fake.messages(world.channel, visible_to=world.bob)
+    assert board.message not in fake.messages(world.channel)
+    with pytest.raises(PermissionError):
+        await fake.click(world.bob, board.message, "anything")
+
+
+async def test_select_menu_value_reaches_bot(fake, world, bot):
+    """Picking a select option arrives as the select's values and the bot edits the message."""
+    table = await fake.slash(world.alice, world.channel, "dutch-blitz new", seats=2)
+    picked = await fake.select(world.alice, table.message, "sb:colour", ["blue"])
+    assert picked.response_type == 7
+    assert fake.message(table.message.id).content == "Colour: blue"
+
+
+async def test_select_refuses_value_not_offered(fake, world, bot):
+    """A value the menu does not offer cannot be picked."""
+    table = await fake.slash(world.alice, world.channel, "dutch-blitz new", seats=2)
+    with pytest.raises(ValueError, match="no options"):
+        await fake.select(world.alice, table.message, "sb:colour", ["purple"])
+
+
+async def test_modal_round_trip(fake, world, bot):
+    """A type-9 modal is recorded; submitting it delivers the typed text to the modal's on_submit."""
+    opened = await fake.slash(world.alice, world.channel, "rename")
+    assert opened.response_type == 9 and opened.modal["title"] == "Rename the table"
+    submitted = await fake.submit_modal(world.alice, opened, {"sb:name": "Blue room"})
+    assert submitted.content == "renamed to Blue room"
+
+
+async def test_deferred_response_then_original_edit_and_followups(fake, world, bot):
+    """defer(thinking) shows a loading message; the @original edit fills it; follow-ups keep their visibility."""
+    result = await fake.slash(world.alice, world.channel, "work")
+    assert result.response_type == 5
+    await fake.wait_for(lambda: len(result.followups) == 2, what="two follow-ups")
+    original = fake.message(result.message.id)
+    assert original.content == "work done" and not original.loading
+    private, public = result.followups
+    assert private.ephemeral and private in fake.messages(world.channel, visible_to=world.alice)
+    assert private not in fake.messages(world.channel, visible_to=world.bob)
+    assert not public.ephemeral and public.content == "public note"
+
+
+async def test_interaction_id_carries_chosen_timestamp(fake, world, bot):
+    """The interaction id's snowflake time is the test's created_at_ms, and discord.py reads it back."""
+    at_ms = 1_760_000_000_123
+    result = await fake.slash(world.alice, world.channel, "ping", created_at_ms=at_ms)
+    assert snowflake_time_ms(result.id) == at_ms == result.created_at_ms
+    seen = next(i for i in bot.seen if i.id == result.id)
+    assert seen.created_at == dt.datetime.fromtimestamp(at_ms / 1000, dt.UTC)
+
+
+async def test_late_first_response_is_failed(fake, world, bot):
+    """An answer after the deadline is refused with 404 Unknown interaction and the interaction failed."""
+    result = await fake.slash(world.alice, world.channel, "slow", delay=DEADLINE_S + 0.2)
+    assert result.failed and result.response_type is None
+    await fake.wait_for(lambda: bot.failures, what="the bot's late callback")
+    assert isinstance(bot.failures[0], discord.NotFound) and bot.failures[0].code == 10062
+    assert any("late first response" in e for e in result.errors)
+
+
+async def test_unanswered_interaction_shows_as_failed(fake, world, bot):
+    """A command that never answers is recorded as 'This interaction failed' after the deadline."""
+    result = await fake.slash(world.alice, world.channel, "silent")
+    assert result.failed
+    assert result.errors[0].startswith("This interaction failed")
+    assert result.errors[0] in fake.errors
+
+
+async def test_answer_within_deadline_is_not_failed(fake, world, bot):
+    """A response a little after sending but inside the deadline counts."""
+    result = await fake.slash(world.alice, world.channel, "slow", delay=DEADLINE_S / 4)
+    assert result.response_type == 4 and not result.failed and result.content == "finally"
+
+
+async def test_second_response_is_already_acknowledged(fake, world, bot):
+    """A second callback for one interaction gets Discord's 400 (40060)."""
+    await fake.slash(world.alice, world.channel, "twice")
+    await fake.wait_for(lambda: bot.failures, what="the second callback's error")
+    assert bot.failures[0].status == 400 and bot.failures[0].code == 40060
+
+
+async def test_expired_token_refuses_original_edit(fake, world, bot):
+    """After 15 minutes the interaction token no longer edits @original (401 Invalid Webhook Token)."""
+    result = await fake.slash(world.alice, world.channel, "ping")
+    interaction = next(i for i in bot.seen if i.id == result.id)
+    await interaction.edit_original_response(content="still fresh")
+    assert fake.message(result.message.id).content == "still fresh"
+    fake.advance_clock(15 * 60 + 1)
+    with pytest.raises(discord.HTTPException) as caught:
+        await interaction.edit_original_response(content="too late")
+    assert caught.value.status == 401 and caught.value.code == 50027
+
+
+async def test_race_staged_with_lag_keeps_discord_order(fake, world, bot):
+    """Two clicks sent in one order but stamped in the other reach the bot with the stamped times."""
+    table = await fake.slash(world.alice, world.channel, "dutch-blitz new", seats=2)
+    late, early = await asyncio.gather(
+        fake.click(world.alice, table.message, "sb:open:7:v1", created_at_ms=fake.now_ms()),
+        fake.click(world.bob, table.message, "sb:open:7:v1", created_at_ms=fake.now_ms() - 120),
+    )
+    stamps = {i.id: i.created_at for i in bot.seen}
+    assert stamps[early.id] < stamps[late.id]
+    assert early.id < late.id
