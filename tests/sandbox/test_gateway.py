@@ -1,0 +1,83 @@
+"""Gateway life: READY and GUILD_CREATE, dropped connections, RESUME replay, op 7 and op 9."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from bot.sandbox import pointed_at, running_bot
+
+from .conftest import SandboxTestBot
+
+
+async def test_ready_brings_guild_channels_and_members(fake, world, bot):
+    """After READY and GUILD_CREATE the bot knows the guild, its channels and every member."""
+    guild = bot.get_guild(world.guild.id)
+    assert guild is not None and guild.name == "Parlor Test"
+    assert {c.name for c in guild.text_channels} == {"games", "quiet"}
+    assert guild.member_count == len(world.guild.members) == 4
+    assert bot.user.id == fake.bot_user.id and bot.application_id == fake.application_id
+
+
+async def test_members_intent_gets_every_member_without_chunking(fake, world):
+    """With the members intent the member list is complete at GUILD_CREATE, so no chunk is needed."""
+    client = discord.Client(intents=discord.Intents.default() | discord.Intents(members=True))
+    async with running_bot(fake, client):
+        guild = client.get_guild(world.guild.id)
+        assert guild.chunked and {m.name for m in guild.members} >= {"alice", "bob"}
+
+
+async def test_guild_added_while_connected_is_dispatched(fake, world, bot):
+    """A guild created after login reaches the bot as GUILD_CREATE."""
+    later = fake.add_guild("Later")
+    fake.add_channel(later, "lobby")
+    await fake.wait_for(lambda: bot.get_guild(later.id) and bot.get_guild(later.id).get_channel(later.channel_ids[0]),
+                        what="the new guild and channel")
+
+
+async def test_dropped_gateway_resumes_and_replays_missed_dispatch(fake, world, bot):
+    """A closed socket makes the bot RESUME; a message posted while it was away still arrives."""
+    await fake.drop_gateway()
+    note = fake.post_message(world.alice, world.channel, "sent during the drop")
+    await fake.wait_for(lambda: any(m.id == note.id for m in bot.received), what="the replayed MESSAGE_CREATE")
+    assert fake.resume_count == 1 and fake.identify_count == 1
+    replayed = [f for f in fake.gateway_log if f.connection == 2 and f.t == "MESSAGE_CREATE"]
+    assert replayed, "the missed dispatch was sent on the new connection"
+
+
+async def test_server_requested_reconnect_resumes(fake, world, bot):
+    """Op 7 RECONNECT makes the bot reconnect and RESUME the same session."""
+    await fake.request_reconnect()
+    await fake.wait_for(lambda: fake.resume_count == 1 and fake.connected, what="RESUME after op 7")
+    result = await fake.slash(world.alice, world.channel, "ping")
+    assert result.content == "pong"
+    assert fake.identify_count == 1
+
+
+async def test_invalid_session_makes_bot_identify_again(fake, world, bot):
+    """Op 9 (not resumable) makes the bot IDENTIFY anew and it keeps working."""
+    await fake.invalidate_session(resumable=False)
+    await fake.wait_for(lambda: fake.identify_count == 2 and fake.connected, what="a second IDENTIFY")
+    await fake.wait_for_ready()
+    result = await fake.slash(world.alice, world.channel, "ping")
+    assert result.content == "pong"
+
+
+async def test_resumed_event_fires(fake, world, bot):
+    """discord.py's on_resumed fires after a drop (RESUMED carries d: {})."""
+    resumed = []
+
+    async def on_resumed() -> None:
+        resumed.append(True)
+
+    bot.add_listener(on_resumed)
+    await fake.drop_gateway()
+    await fake.wait_for(lambda: resumed, what="on_resumed")
+
+
+async def test_wrong_token_is_refused(fake, world):
+    """A bot with the wrong token cannot log in (401 on GET /users/@me becomes LoginFailure)."""
+    client = SandboxTestBot()
+    with pointed_at(fake), pytest.raises(discord.LoginFailure):
+        await client.login("not-the-bot-token")
+    await client.close()
