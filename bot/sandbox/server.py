@@ -17,10 +17,11 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import re
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -210,12 +211,16 @@ class FakeDiscord:
         """Gateway frames, both directions (heartbeats left out)."""
         self.identify_count = 0
         self.resume_count = 0
+        self.replayed_count = 0
+        """Dispatches re-sent from the buffer on RESUME (ones the bot missed)."""
         self.connection_count = 0
         self.edit_rate_limit: tuple[int, float] | None = None
         """``(edits, window_s)`` per channel enforced with 429s, or ``None`` (off, the default)."""
         self._faults: list[_Fault] = []
         self._slow: list[_Fault] = []
         self._session: _Session | None = None
+        self._resume_gate = asyncio.Event()
+        self._resume_gate.set()
         self._ready = asyncio.Event()
         self._change = asyncio.Event()
         self._runner: web.AppRunner | None = None
@@ -341,6 +346,15 @@ class FakeDiscord:
         if self._session is not None:
             self._dispatch("GUILD_MEMBER_ADD", {**member.to_payload(), "guild_id": str(guild.id)})
         return member
+
+    def open_dm(self, user: FakeUser) -> FakeChannel:
+        """The bot's DM channel with ``user``, created on first use (as ``POST /users/@me/channels``)."""
+        cid = self._dm_channels.get(user.id)
+        if cid is None:
+            channel = FakeChannel(id=make_snowflake(), name=f"dm-{user.name}", type=DM, recipient_id=user.id)
+            self.channels[channel.id] = channel
+            self._dm_channels[user.id] = cid = channel.id
+        return self.channels[cid]
 
     def post_message(self, user: FakeUser, channel: FakeChannel, content: str) -> FakeMessage:
         """A user writes a plain message in ``channel`` (dispatches MESSAGE_CREATE)."""
@@ -472,6 +486,21 @@ class FakeDiscord:
             raise RuntimeError("no gateway connection to drop")
         conn, session.conn = session.conn, None
         await conn.ws.close(code=code)
+
+    @contextlib.asynccontextmanager
+    async def gateway_down(self, code: int = 4000) -> AsyncIterator[None]:
+        """|coro| ``async with fake.gateway_down(): ...`` keeps the gateway away for the block.
+
+        Drops the connection on entry (as ``drop_gateway``) and holds any RESUME until the block
+        ends, so everything dispatched inside the block is certainly missed by the bot and must
+        come back by RESUME replay.
+        """
+        self._resume_gate.clear()
+        try:
+            await self.drop_gateway(code)
+            yield
+        finally:
+            self._resume_gate.set()
 
     async def request_reconnect(self) -> None:
         """|coro| Sends op 7 RECONNECT; discord.py closes and RESUMEs."""
@@ -856,6 +885,7 @@ class FakeDiscord:
                 self._dispatch("GUILD_CREATE", self._guild_payload(guild))
             self._ready.set()
         elif op == 6:
+            await self._resume_gate.wait()
             session = self._session
             if data.get("token") != self.token:
                 await conn.ws.close(code=4004, message=b"Authentication failed.")
@@ -871,6 +901,7 @@ class FakeDiscord:
                 await old.ws.close(code=4000)
             for seq, text in session.buffer:
                 if seq > last:
+                    self.replayed_count += 1
                     self._log_frame(conn.number, "out", json.loads(text))
                     conn.queue.put_nowait(text)
             session.conn = conn
@@ -1337,16 +1368,10 @@ class FakeDiscord:
         return None
 
     async def _open_dm(self, request: web.Request, body: JSON) -> JSON:
-        uid = int(body.get("recipient_id", 0))
-        user = self.users.get(uid)
+        user = self.users.get(int(body.get("recipient_id", 0)))
         if user is None:
             raise _not_found("User", 10013)
-        cid = self._dm_channels.get(uid)
-        if cid is None:
-            channel = FakeChannel(id=make_snowflake(), name=f"dm-{user.name}", type=DM, recipient_id=uid)
-            self.channels[channel.id] = channel
-            self._dm_channels[uid] = cid = channel.id
-        return self._channel_payload(self.channels[cid])
+        return self._channel_payload(self.open_dm(user))
 
     # --- interaction callbacks and webhooks
 
@@ -1471,6 +1496,24 @@ class FakeDiscord:
         rec = self._token_rec(app_id, token)
         self._delete(self._webhook_message(rec, which))
         return None
+
+
+def point_from_env(env: Mapping[str, str] | None = None) -> bool:
+    """Applies ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY`` from ``env`` (default ``os.environ``).
+
+    For the production entry point: with both set, discord.py talks to that Discord (e.g. a
+    sandbox started with ``python -m bot.sandbox``) and the result is True; with neither set
+    nothing changes and the result is False. Raises ``ValueError`` if only one is set.
+    """
+    env = os.environ if env is None else env
+    api, gateway = env.get("DISCORD_API_BASE"), env.get("DISCORD_GATEWAY")
+    if not api and not gateway:
+        return False
+    if not (api and gateway):
+        raise ValueError("set both DISCORD_API_BASE and DISCORD_GATEWAY, or neither "
+                         f"(got DISCORD_API_BASE={api!r}, DISCORD_GATEWAY={gateway!r})")
+    point_discord_py_at(api, gateway)
+    return True
 
 
 def point_discord_py_at(api_base: str, gateway_url: str) -> tuple[str, yarl.URL]:

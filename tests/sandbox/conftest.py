@@ -34,7 +34,26 @@ class OpenBoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sb:o
         return cls(int(match["table"]), int(match["ver"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(f"board of table {self.table} v{self.ver}", ephemeral=True)
+        view = discord.ui.View(timeout=None)
+        view.add_item(RefreshBoardButton(self.table, self.ver))
+        await interaction.response.send_message(f"board of table {self.table} v{self.ver}", ephemeral=True, view=view)
+
+
+class RefreshBoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sb:ref:(?P<table>\d+):v(?P<ver>\d+)"):
+    """A button on the ephemeral board that redraws it (type 7 on an ephemeral message)."""
+
+    def __init__(self, table: int, ver: int) -> None:
+        self.table, self.ver = table, ver
+        super().__init__(discord.ui.Button(label="Refresh", custom_id=f"sb:ref:{table}:v{ver}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        return cls(int(match["table"]), int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(RefreshBoardButton(self.table, self.ver + 1))
+        await interaction.response.edit_message(content=f"board of table {self.table} v{self.ver + 1}", view=view)
 
 
 class TableView(discord.ui.View):
@@ -137,13 +156,28 @@ class SandboxTestBot(commands.Bot):
                 return
             await thread.send("welcome to the table")
 
+        @tree.command(name="long", description="Answers with too much text")
+        async def long(interaction: discord.Interaction) -> None:
+            try:
+                await interaction.response.send_message("x" * 2001)
+            except discord.HTTPException as exc:
+                self.failures.append(exc)
+
+        @tree.command(name="layout", description="Answers with a Components V2 layout")
+        async def layout(interaction: discord.Interaction) -> None:
+            view = discord.ui.LayoutView(timeout=None)
+            container = discord.ui.Container(discord.ui.TextDisplay("## Table 7"))
+            container.add_item(discord.ui.ActionRow(discord.ui.Button(label="Sit", custom_id="sb:sit")))
+            view.add_item(container)
+            await interaction.response.send_message(view=view)
+
         @tree.command(name="rename", description="Opens a modal")
         async def rename(interaction: discord.Interaction) -> None:
             await interaction.response.send_modal(RenameModal())
 
     async def setup_hook(self) -> None:
         self.add_view(TableView())
-        self.add_dynamic_items(OpenBoardButton)
+        self.add_dynamic_items(OpenBoardButton, RefreshBoardButton)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """discord.py waits 5 s before a re-IDENTIFY; the test bot skips that wait to stay fast."""

@@ -36,13 +36,21 @@ async def test_guild_added_while_connected_is_dispatched(fake, world, bot):
 
 
 async def test_dropped_gateway_resumes_and_replays_missed_dispatch(fake, world, bot):
-    """A closed socket makes the bot RESUME; a message posted while it was away still arrives."""
-    await fake.drop_gateway()
-    note = fake.post_message(world.alice, world.channel, "sent during the drop")
+    """A closed socket makes the bot RESUME; a message posted while it was away arrives by replay."""
+    async with fake.gateway_down():
+        note = fake.post_message(world.alice, world.channel, "sent during the drop")
     await fake.wait_for(lambda: any(m.id == note.id for m in bot.received), what="the replayed MESSAGE_CREATE")
     assert fake.resume_count == 1 and fake.identify_count == 1
+    assert fake.replayed_count == 1
     replayed = [f for f in fake.gateway_log if f.connection == 2 and f.t == "MESSAGE_CREATE"]
-    assert replayed, "the missed dispatch was sent on the new connection"
+    assert len(replayed) == 1
+
+
+async def test_interaction_after_plain_drop_is_served(fake, world, bot):
+    """After drop_gateway the bot comes back by itself and answers a slash command."""
+    await fake.drop_gateway()
+    await fake.wait_for(lambda: fake.resume_count == 1 and fake.connected, what="RESUME")
+    assert (await fake.slash(world.alice, world.channel, "ping")).content == "pong"
 
 
 async def test_server_requested_reconnect_resumes(fake, world, bot):

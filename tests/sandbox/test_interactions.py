@@ -165,3 +165,38 @@ async def test_race_staged_with_lag_keeps_discord_order(fake, world, bot):
     stamps = {i.id: i.created_at for i in bot.seen}
     assert stamps[early.id] < stamps[late.id]
     assert early.id < late.id
+
+
+async def test_ephemeral_board_redrawn_by_its_own_button(fake, world, bot):
+    """A button on an ephemeral board edits that board (type 7); it stays private to its user."""
+    table = await fake.slash(world.alice, world.channel, "dutch-blitz new", seats=2)
+    board = await fake.click(world.alice, table.message, "Open my board")
+    redraw = await fake.click(world.alice, board.message, "Refresh")
+    assert redraw.response_type == 7 and redraw.message.id == board.message.id
+    assert fake.message(board.message.id).content == "board of table 7 v2"
+    assert fake.message(board.message.id).button("Refresh").custom_id == "sb:ref:7:v2"
+    assert board.message not in fake.messages(world.channel, visible_to=world.bob)
+
+
+async def test_too_long_response_is_400_and_interaction_fails(fake, world, bot):
+    """A 2001-character response is refused with 400; the interaction stays unanswered and fails."""
+    result = await fake.slash(world.alice, world.channel, "long")
+    assert result.failed
+    assert bot.failures[0].status == 400 and bot.failures[0].code == 50035
+
+
+async def test_components_v2_layout_is_stored_and_clickable(fake, world, bot):
+    """A LayoutView reply keeps its nested components; its button is found and clicked."""
+    result = await fake.slash(world.alice, world.channel, "layout")
+    assert result.message.flags & (1 << 15)
+    assert "## Table 7" in result.message.text
+    assert result.message.button("Sit").custom_id == "sb:sit"
+
+
+async def test_slash_in_dm(fake, world, bot):
+    """A slash command used in the bot's DM reaches the bot without a guild."""
+    dm = fake.open_dm(world.alice)
+    result = await fake.slash(world.alice, dm, "ping")
+    assert result.content == "pong"
+    seen = next(i for i in bot.seen if i.id == result.id)
+    assert seen.guild_id is None and seen.user.id == world.alice.id
