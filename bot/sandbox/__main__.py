@@ -1,0 +1,173 @@
+"""``python -m bot.sandbox``: run the loopback Discord standalone and play through a text prompt.
+
+It prints the environment variables that point a bot at it (``DISCORD_TOKEN``,
+``DISCORD_API_BASE``, ``DISCORD_GATEWAY``), so a server admin can try Parlor without Discord:
+start this, start the bot with those variables in another terminal, then type commands here
+(``help`` lists them). Everything is in memory and gone when it stops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shlex
+import sys
+from typing import Any
+
+from .models import FakeChannel, FakeMessage, FakeUser, InteractionResult
+from .server import FakeDiscord
+
+HELP = """commands (the acting user and channel are shown in the prompt):
+  /name sub opt=value ...    run a slash command (opt=@user for user options)
+  click LABEL|CUSTOM_ID      click a button on the newest message showing it
+  select CUSTOM_ID v1,v2     pick values in a select menu
+  modal id=value ...         submit the last modal you were shown
+  say TEXT                   post a plain message
+  as USER                    act as another user (created if new)
+  channel NAME               switch channel (threads too)
+  show                       the last messages you can see here
+  commands                   the synced slash commands
+  wait SECONDS               let time pass (timers, coalesced edits)
+  quit"""
+
+
+def _render(msg: FakeMessage) -> str:
+    """A message as a few lines of text: author, flags, text and components."""
+    head = f"[{msg.id}] {msg.author.name}{' (only you)' if msg.ephemeral else ''}{' (edited)' if msg.edited_ms else ''}"
+    lines = [head] + [f"    {line}" for line in msg.text.splitlines()]
+    buttons = [f"[{b.label or b.emoji or '?'}{' x' if b.disabled else ''}]" for b in msg.buttons]
+    if buttons:
+        lines.append("    " + " ".join(buttons))
+    for s in msg.selects:
+        lines.append(f"    <{s.custom_id}: {', '.join(v for _, v in s.options)}>")
+    return "\n".join(lines)
+
+
+def _value(fake: FakeDiscord, text: str) -> Any:
+    """Parses an option value: @user, int, float, true/false, else the text."""
+    if text.startswith("@"):
+        return next(u for u in fake.users.values() if u.name == text[1:])
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+class Console:
+    """The text prompt: one acting user in one channel of one guild."""
+
+    def __init__(self, fake: FakeDiscord, users: list[FakeUser], channel: FakeChannel) -> None:
+        self.fake, self.user, self.channel = fake, users[0], channel
+        self.last_modal: InteractionResult | None = None
+
+    def _newest_with(self, predicate: Any) -> FakeMessage:
+        for msg in reversed(self.fake.messages(self.channel, visible_to=self.user)):
+            if predicate(msg):
+                return msg
+        raise LookupError("no message here has that")
+
+    async def run_line(self, line: str) -> bool:
+        """Runs one typed line; returns False on quit."""
+        fake = self.fake
+        words = shlex.split(line)
+        if not words:
+            return True
+        cmd, args = words[0], words[1:]
+        result: InteractionResult | None = None
+        if cmd in ("quit", "exit"):
+            return False
+        if cmd == "help":
+            print(HELP)
+        elif cmd.startswith("/"):
+            names = [cmd[1:]] + [a for a in args if "=" not in a]
+            opts = dict(a.split("=", 1) for a in args if "=" in a)
+            result = await fake.slash(self.user, self.channel, " ".join(names),
+                                      options={k: _value(fake, v) for k, v in opts.items()})
+        elif cmd == "click":
+            target = " ".join(args)
+
+            def has(m: FakeMessage) -> bool:
+                return any(target in (b.label, b.custom_id) for b in m.buttons)
+
+            result = await fake.click(self.user, self._newest_with(has), target)
+        elif cmd == "select":
+            msg = self._newest_with(lambda m: any(s.custom_id == args[0] for s in m.selects))
+            result = await fake.select(self.user, msg, args[0], args[1].split(","))
+        elif cmd == "modal":
+            if self.last_modal is None:
+                raise LookupError("no modal is open")
+            result = await fake.submit_modal(self.user, self.last_modal, dict(a.split("=", 1) for a in args))
+        elif cmd == "say":
+            fake.post_message(self.user, self.channel, " ".join(args))
+        elif cmd == "as":
+            found = [u for u in fake.users.values() if u.name == args[0]]
+            guild = fake.guilds[self.channel.guild_id or 0]
+            self.user = found[0] if found else fake.add_user(args[0], guild=guild)
+        elif cmd == "channel":
+            self.channel = next(c for c in fake.channels.values() if c.name == args[0])
+        elif cmd == "show":
+            for msg in fake.messages(self.channel, visible_to=self.user)[-8:]:
+                print(_render(msg))
+        elif cmd == "commands":
+            for c in fake.commands() + [c for cs in fake.guild_commands.values() for c in cs]:
+                print(f"/{c['name']}: {c.get('description', '')}")
+        elif cmd == "wait":
+            await asyncio.sleep(float(args[0]))
+        else:
+            print(f"unknown command {cmd!r}; type help")
+        if result is not None:
+            await asyncio.sleep(0.3)  # let follow-ups and table edits land
+            if result.modal is not None:
+                self.last_modal = result
+                print(f"modal {result.modal.get('title')!r}: inputs "
+                      f"{[c.get('custom_id') for c in _inputs(result.modal)]} (answer with: modal id=value)")
+            if result.failed:
+                print("This interaction failed: " + "; ".join(result.errors))
+            for msg in fake.messages(self.channel, visible_to=self.user)[-3:]:
+                print(_render(msg))
+        return True
+
+
+def _inputs(modal: dict[str, Any]) -> list[dict[str, Any]]:
+    from .models import walk_components
+
+    return [c for c in walk_components(modal.get("components", [])) if c.get("type") == 4]
+
+
+async def main(argv: list[str] | None = None) -> None:
+    """Starts the fake, prints the env vars, then reads commands from stdin until quit/EOF."""
+    parser = argparse.ArgumentParser(prog="python -m bot.sandbox", description=__doc__.splitlines()[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
+    parser.add_argument("--token", default="parlor-sandbox-token")
+    parser.add_argument("--users", default="alice,bob,carol", help="comma-separated user names")
+    parser.add_argument("--deadline", type=float, default=3.0, help="first-response deadline in seconds")
+    args = parser.parse_args(argv)
+    fake = FakeDiscord(token=args.token, host=args.host, port=args.port, interaction_deadline_s=args.deadline)
+    async with fake:
+        guild = fake.add_guild("Parlor Sandbox")
+        channel = fake.add_channel(guild, "games")
+        fake.add_channel(guild, "no-threads", allow_threads=False)
+        users = [fake.add_user(name, guild=guild) for name in args.users.split(",")]
+        print(f"export DISCORD_TOKEN={fake.token}")
+        print(f"export DISCORD_API_BASE={fake.api_base}")
+        print(f"export DISCORD_GATEWAY={fake.gateway_url}")
+        print("# start the bot with these, sync its commands, then type 'help'.", flush=True)
+        console = Console(fake, users, channel)
+        loop = asyncio.get_running_loop()
+        while True:
+            print(f"{console.user.name}@#{console.channel.name}> ", end="", flush=True)
+            line = await loop.run_in_executor(None, sys.stdin.readline)
+            if not line:
+                break
+            try:
+                if not await console.run_line(line.strip()):
+                    break
+            except (LookupError, ValueError, PermissionError, RuntimeError, StopIteration) as exc:
+                print(f"! {exc}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
