@@ -405,11 +405,12 @@ class InteractionResult:
     """What became of one interaction a test sent.
 
     ``response_type`` is the first callback's type (4 message, 5 deferred message, 6 deferred
-    update, 7 update message, 9 modal) or ``None`` if the bot never answered in time, in which
+    update, 7 update message, 8 autocomplete choices, 9 modal) or ``None`` if the bot never answered in time, in which
     case ``failed`` is true and ``errors`` says why, as the user would see "This interaction
     failed". ``message`` is the message the response created or updated (refreshed by later
     edits); ``followups`` the messages sent through the interaction's webhook token; ``modal``
-    the modal payload for a type-9 response. ``created_at_ms`` is the snowflake time of the
+    the modal payload for a type-9 response; ``choices`` the suggestions of a type-8 one.
+    ``created_at_ms`` is the snowflake time of the
     interaction id.
     """
 
@@ -426,6 +427,7 @@ class InteractionResult:
     message: FakeMessage | None = None
     followups: list[FakeMessage] = field(default_factory=list)
     modal: dict[str, Any] | None = None
+    choices: list[dict[str, Any]] | None = None
     failed: bool = False
     errors: list[str] = field(default_factory=list)
     _answered: asyncio.Event = field(default_factory=asyncio.Event, repr=False)

@@ -528,7 +528,22 @@ class FakeDiscord:
         deadline; otherwise at once.
         """
         opts = {**(options or {}), **kwargs}
-        guild_id = channel.guild_id
+        data = self._command_data(command, channel.guild_id, opts)
+        return await self._send_interaction(2, user, channel, data, created_at_ms=created_at_ms, wait=wait)
+
+    async def autocomplete(self, user: FakeUser, channel: FakeChannel, command: str, focused: str, typed: str, *,
+                           created_at_ms: int | None = None, **kwargs: Any) -> InteractionResult:
+        """|coro| ``user`` is typing ``typed`` into option ``focused`` of a slash command.
+
+        Sends an autocomplete interaction (type 4) with the other options given as keywords
+        (required ones may be missing, as while typing). Returns after the bot's type-8 answer;
+        its suggestions are ``result.choices`` (list of ``{"name", "value"}``).
+        """
+        data = self._command_data(command, channel.guild_id, {**kwargs, focused: typed}, focused=focused)
+        return await self._send_interaction(4, user, channel, data, created_at_ms=created_at_ms, wait=True)
+
+    def _command_data(self, command: str, guild_id: int | None, opts: JSON, focused: str | None = None) -> JSON:
+        """The ``data`` of an application-command interaction for ``command`` with option values ``opts``."""
         words = command.split()
         cmd = self._find_command(words[0], guild_id)
         data: JSON = {"id": cmd["id"], "name": cmd["name"], "type": cmd.get("type", 1)}
@@ -546,10 +561,10 @@ class FakeDiscord:
             holder, defs = node, sub.get("options") or []
         if any(o["type"] in (1, 2) for o in defs):
             raise ValueError(f"/{command} needs a subcommand: one of {[o['name'] for o in defs]}")
-        holder["options"] = self._build_options(command, defs, opts, guild_id, resolved)
+        holder["options"] = self._build_options(command, defs, opts, guild_id, resolved, focused=focused)
         if resolved:
             data["resolved"] = resolved
-        return await self._send_interaction(2, user, channel, data, created_at_ms=created_at_ms, wait=wait)
+        return data
 
     async def click(self, user: FakeUser, message: FakeMessage | int, button: str, *,
                     created_at_ms: int | None = None, wait: bool = True) -> InteractionResult:
@@ -657,7 +672,7 @@ class FakeDiscord:
         raise LookupError(f"no synced slash command {name!r}; synced: {have}")
 
     def _build_options(self, command: str, defs: list[JSON], opts: JSON, guild_id: int | None,
-                       resolved: JSON) -> list[JSON]:
+                       resolved: JSON, focused: str | None = None) -> list[JSON]:
         by_name = {o["name"]: o for o in defs}
         unknown = set(opts) - set(by_name)
         if unknown:
@@ -665,8 +680,11 @@ class FakeDiscord:
         out = []
         for d in defs:
             name = d["name"]
+            if name == focused:
+                out.append({"type": d["type"], "name": name, "value": str(opts[name]), "focused": True})
+                continue
             if name not in opts:
-                if d.get("required"):
+                if d.get("required") and focused is None:
                     raise ValueError(f"/{command} needs option {name!r}")
                 continue
             value = opts[name]
@@ -1425,6 +1443,15 @@ class FakeDiscord:
             message = source
             if ctype == 7:
                 message = self._apply_edit(source, data, "interaction")
+        elif ctype == 8:
+            if result.type != 4:
+                raise invalid_form_body({"type": {"_errors": [{"code": "INTERACTION_RESPONSE_TYPE_INVALID",
+                                                               "message": "Only autocomplete takes choices"}]}})
+            choices = data.get("choices") or []
+            if len(choices) > 25:
+                raise invalid_form_body({"data": {"choices": {"_errors": [
+                    {"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 25 or fewer in length."}]}}})
+            result.choices = choices
         elif ctype == 9:
             if result.type == 5:
                 raise invalid_form_body({"type": {"_errors": [{"code": "INTERACTION_RESPONSE_TYPE_INVALID",

@@ -69,6 +69,11 @@ class TableView(discord.ui.View):
         players = (*self.players, interaction.user.name)
         await interaction.response.edit_message(content=f"Players: {', '.join(players)}", view=TableView(players))
 
+    @discord.ui.button(label="Deal", custom_id="sb:deal")
+    async def deal(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.defer()
+        await interaction.edit_original_response(content="dealt")
+
     @discord.ui.select(custom_id="sb:colour", options=[discord.SelectOption(label=c, value=c)
                                                       for c in ("red", "blue", "green")])
     async def colour(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
@@ -170,6 +175,20 @@ class SandboxTestBot(commands.Bot):
             container.add_item(discord.ui.ActionRow(discord.ui.Button(label="Sit", custom_id="sb:sit")))
             view.add_item(container)
             await interaction.response.send_message(view=view)
+
+        @tree.command(name="play", description="Pick a game")
+        async def play(interaction: discord.Interaction, kind: str) -> None:
+            await interaction.response.send_message(f"playing {kind}")
+
+        @play.autocomplete("kind")
+        async def play_kind(interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
+            kinds = ("dutch-blitz", "blitzkrieg", "dutch", "blitz")
+            return [app_commands.Choice(name=k, value=k) for k in kinds if k.startswith(typed)]
+
+        @tree.command(name="moderate", description="Needs Manage Threads")
+        async def moderate(interaction: discord.Interaction) -> None:
+            allowed = interaction.permissions.manage_threads
+            await interaction.response.send_message("moderating" if allowed else "not allowed", ephemeral=True)
 
         @tree.command(name="rename", description="Opens a modal")
         async def rename(interaction: discord.Interaction) -> None:

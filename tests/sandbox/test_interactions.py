@@ -28,7 +28,7 @@ async def test_slash_subcommand_answers_with_view(fake, world, bot):
     assert result.response_type == 4 and not result.failed
     assert result.content == "New table: 4 seats, fast"
     labels = [b.label for b in result.message.buttons]
-    assert labels == ["Join", "Open my board"]
+    assert labels == ["Join", "Deal", "Open my board"]
     assert result.message.selects[0].options == (("red", "red"), ("blue", "blue"), ("green", "green"))
 
 
@@ -200,3 +200,34 @@ async def test_slash_in_dm(fake, world, bot):
     assert result.content == "pong"
     seen = next(i for i in bot.seen if i.id == result.id)
     assert seen.guild_id is None and seen.user.id == world.alice.id
+
+
+async def test_deferred_update_then_original_edit(fake, world, bot):
+    """A button answered with defer() (type 6) and then @original edited changes the clicked message."""
+    table = await fake.slash(world.alice, world.channel, "dutch-blitz new", seats=2)
+    deal = await fake.click(world.alice, table.message, "Deal")
+    assert deal.response_type == 6
+    await fake.wait_for(lambda: fake.message(table.message.id).content == "dealt", what="the @original edit")
+
+
+async def test_autocomplete_suggestions(fake, world, bot):
+    """Typing into an autocomplete option returns the bot's filtered choices (type 8)."""
+    result = await fake.autocomplete(world.alice, world.channel, "play", "kind", "dutch")
+    assert result.response_type == 8
+    assert [c["value"] for c in result.choices] == ["dutch-blitz", "dutch"]
+
+
+async def test_member_permissions_reach_the_bot(fake, world, bot):
+    """A member's permissions (Manage Threads here) arrive with the interaction."""
+    mod = fake.add_user("mod", guild=world.guild, manage_threads=True)
+    assert (await fake.slash(mod, world.channel, "moderate")).content == "moderating"
+    assert (await fake.slash(world.alice, world.channel, "moderate")).content == "not allowed"
+
+
+async def test_slash_in_thread(fake, world, bot):
+    """A command used inside a thread the bot created is answered in that thread."""
+    await fake.slash(world.alice, world.channel, "table")
+    thread = await fake.wait_for(lambda: fake.threads(world.channel) and fake.threads(world.channel)[0])
+    await fake.wait_for(lambda: bot.get_channel(thread.id) is not None, what="THREAD_CREATE at the bot")
+    result = await fake.slash(world.bob, thread, "ping")
+    assert result.content == "pong" and result.message.channel_id == thread.id
