@@ -112,12 +112,24 @@ class ParlorBot(commands.Bot):
         self.config = config
         self.storage = storage
         self._extensions_to_load = load_cogs
+        from bot.tables import TableService
+
+        self.tables = TableService(self)
 
     async def setup_hook(self) -> None:
-        """Load the cogs (each registers its persistent components) and restore live tables."""
+        """Load the cogs (each registers its game and components), then restore live tables."""
         for name in self._extensions_to_load if self._extensions_to_load is not None else cog_extensions():
             await self.load_extension(name)
             log.info("loaded %s", name)
+        restored = await self.tables.restore()
+        if restored:
+            log.info("restored %d table(s) after a restart", restored)
+
+    async def close(self) -> None:
+        """Stop the tables' tasks, then disconnect (the database is closed by ``run_bot``)."""
+        with contextlib.suppress(Exception):
+            await self.tables.shutdown()
+        await super().close()
 
 
 

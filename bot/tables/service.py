@@ -1,0 +1,556 @@
+"""The table service: one path for lobbies, seats, bots, moves, races, redraws and restore.
+
+Every game cog uses it (``../shared/DESIGN.md``, "One table service for all games"). A move goes
+through :meth:`TableService.on_move` and nowhere else: check who may act, send contested moves
+through the race arbiter, apply to the engine, append to the action log (committed), answer the
+player with a fresh board, and mark the public message for the coalescing redraw task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engine import REGISTRY, Event, IllegalAction, game_module
+from bot.tables.components import board_view, finished_view, lobby_view, table_view
+from bot.tables.race import Claim, Outcome, RaceArbiter
+from bot.tables.table import Seat, Table, TableError
+from bot.tables.ui import GameUI
+
+if TYPE_CHECKING:
+    from bot.client import ParlorBot
+
+__all__ = ["TableService"]
+
+log = logging.getLogger("parlor.tables")
+
+
+def _now_ms() -> float:
+    return time.monotonic() * 1000
+
+
+def _discord_ms(interaction: discord.Interaction) -> int:
+    return int(interaction.created_at.timestamp() * 1000)
+
+
+class TableService:
+    """All tables of this process.
+
+    Parameters
+    ----------
+    bot:
+        The bot (its ``storage`` and ``config.tables`` are used).
+
+    Attributes
+    ----------
+    bot_delay_scale:
+        Multiplies bots' reaction times (tests use a small value to play fast).
+    """
+
+    def __init__(self, bot: ParlorBot) -> None:
+        self.bot = bot
+        self.tables: dict[int, Table] = {}
+        self.uis: dict[str, GameUI] = {}
+        self.engines: dict[str, tuple[Any, dict[str, Any]]] = {}
+        self.bot_delay_scale = 1.0
+        self._closing = False
+
+    # ------------------------------------------------------------------ set-up
+
+    def register_ui(self, ui: GameUI, *, engine: Any = None, bots: dict[str, Any] | None = None) -> None:
+        """Make game *ui.kind* playable (called by its cog's ``cog_load``).
+
+        Parameters
+        ----------
+        ui:
+            The game's rendering.
+        engine:
+            The engine class; default ``bot.engine.REGISTRY[ui.kind]`` (tests pass a test-only game).
+        bots:
+            Bot name to class; default the game package's ``BOTS``.
+
+        Raises
+        ------
+        KeyError
+            No engine of that kind is registered.
+        """
+        if engine is None:
+            engine = REGISTRY[ui.kind]
+            bots = dict(getattr(game_module(ui.kind), "BOTS", {})) if bots is None else bots
+        self.uis[ui.kind] = ui
+        self.engines[ui.kind] = (engine, dict(bots or {}))
+
+    def _engine_cls(self, kind: str) -> Any:
+        return self.engines[kind][0]
+
+    def _bots(self, kind: str) -> dict[str, Any]:
+        return self.engines[kind][1]
+
+    @property
+    def _cfg(self) -> Any:
+        return self.bot.config.tables
+
+    # ------------------------------------------------------------------ lobby
+
+    async def open(self, kind: str, interaction: discord.Interaction, options: dict[str, Any]) -> Table:
+        """|coro|
+
+        Open a table of *kind* for the user of *interaction* in a new thread of its channel (in
+        the channel itself where threads are not allowed) and post the lobby.
+
+        Raises
+        ------
+        TableError
+            Bad options, or the user already sits at a table in this channel.
+        """
+        engine_cls = self._engine_cls(kind)
+        try:
+            engine_cls.Options(**options)
+        except (TypeError, ValueError) as exc:
+            raise TableError(f"Those options don't work: {exc}") from None
+        channel = interaction.channel
+        if channel is None:
+            raise TableError("Tables can only be opened in a server channel.")
+        for t in self.tables.values():
+            if t.channel_id == channel.id and t.status in ("lobby", "running") and t.seat_of_user(interaction.user.id):
+                raise TableError(f"You already sit at table #{t.id} in this channel; leave it first.")
+        seed = random.SystemRandom().randrange(2**31)
+        game_id = await self.bot.storage.create_game(kind, seed=seed, options=options, guild_id=interaction.guild_id,
+                                                     channel_id=channel.id, host_id=interaction.user.id)
+        title = engine_cls.title or kind
+        thread: discord.abc.Messageable = channel
+        if isinstance(channel, discord.TextChannel):
+            try:
+                thread = await channel.create_thread(name=f"{title} #{game_id}", type=discord.ChannelType.public_thread,
+                                                     auto_archive_duration=1440)
+            except discord.HTTPException:
+                log.info("threads not allowed in %s; table %s stays in the channel", channel.id, game_id)
+        table = Table(id=game_id, kind=kind, title=title, guild_id=interaction.guild_id, channel_id=channel.id,
+                      thread_id=thread.id, host_id=interaction.user.id, options=options, seed=seed,  # type: ignore[attr-defined]
+                      min_players=engine_cls.min_players, max_players=engine_cls.max_players)
+        table.seats.append(Seat(f"u{interaction.user.id}", interaction.user.id, None, interaction.user.display_name))
+        self.tables[game_id] = table
+        await self.bot.storage.update_game(game_id, thread_id=table.thread_id)
+        await self._save_seats(table)
+        message = await thread.send(self.lobby_text(table), view=lobby_view(game_id))
+        table.message_id, table.message_posted_ms = message.id, _now_ms()
+        await self.bot.storage.update_game(game_id, message_id=message.id)
+        return table
+
+    def lobby_text(self, table: Table) -> str:
+        """The lobby message: game, options, host and seats."""
+        opts = ", ".join(f"{k}={v}" for k, v in table.options.items()) or "default options"
+        seats = "\n".join(
+            f"{i + 1}. {s.name}{' (bot)' if s.is_bot else ''}{' — host' if s.user_id == table.host_id else ''}"
+            for i, s in enumerate(table.seats))
+        status = {"lobby": "Waiting for players", "cancelled": "Cancelled"}.get(table.status, table.status)
+        return (f"**{table.title}** — table #{table.id} · {status}\n{opts}\n"
+                f"Seats ({len(table.seats)}/{table.max_players}, at least {table.min_players}):\n{seats}")
+
+    def _is_host(self, table: Table, interaction: discord.Interaction) -> bool:
+        if interaction.user.id == table.host_id:
+            return True
+        perms = getattr(interaction, "permissions", None)
+        return bool(perms and (perms.manage_threads or perms.administrator))
+
+    async def on_table_button(self, interaction: discord.Interaction, table_id: int, verb: str) -> None:
+        """|coro| Handle a lobby/board/rematch button; every outcome answers the interaction."""
+        table = self.tables.get(table_id)
+        if table is None:
+            await self._refuse(interaction, "This table no longer exists.")
+            return
+        try:
+            async with table.lock:
+                if verb == "board":
+                    await self._send_board(interaction, table)
+                    return
+                if verb == "rematch":
+                    await self._rematch(interaction, table)
+                    return
+                if table.status != "lobby":
+                    raise TableError("The lobby is closed: the game has started or was cancelled.")
+                await getattr(self, f"_lobby_{verb}")(interaction, table)
+        except TableError as exc:
+            await self._refuse(interaction, str(exc))
+
+    async def _lobby_join(self, interaction: discord.Interaction, table: Table) -> None:
+        if table.seat_of_user(interaction.user.id):
+            raise TableError("You are already seated at this table.")
+        if len(table.seats) >= table.max_players:
+            raise TableError(f"The table is full ({table.max_players} seats).")
+        for t in self.tables.values():
+            if (t is not table and t.channel_id == table.channel_id and t.status in ("lobby", "running")
+                    and t.seat_of_user(interaction.user.id)):
+                raise TableError(f"You already sit at table #{t.id} in this channel.")
+        table.seats.append(Seat(f"u{interaction.user.id}", interaction.user.id, None, interaction.user.display_name))
+        await self._lobby_changed(interaction, table)
+
+    async def _lobby_leave(self, interaction: discord.Interaction, table: Table) -> None:
+        seat = table.seat_of_user(interaction.user.id)
+        if seat is None:
+            raise TableError("You are not seated at this table.")
+        table.seats.remove(seat)
+        if interaction.user.id == table.host_id:
+            humans = [s for s in table.seats if not s.is_bot]
+            if not humans:
+                await self._cancel(table)
+                await interaction.response.edit_message(content=self.lobby_text(table), view=None)
+                return
+            table.host_id = humans[0].user_id  # type: ignore[assignment]
+            await self.bot.storage.update_game(table.id, host_id=table.host_id)
+        await self._lobby_changed(interaction, table)
+
+    async def _lobby_addbot(self, interaction: discord.Interaction, table: Table) -> None:
+        if not self._is_host(table, interaction):
+            raise TableError("Only the host can add bots.")
+        if len(table.seats) >= table.max_players:
+            raise TableError(f"The table is full ({table.max_players} seats).")
+        bots = self._bots(table.kind)
+        if not bots:
+            raise TableError("This game has no bots.")
+        n = 1 + sum(1 for s in table.seats if s.is_bot)
+        while table.seat_of_player(f"bot{n}"):
+            n += 1
+        name = next(iter(bots))
+        table.seats.append(Seat(f"bot{n}", None, name, f"Bot {n} ({name})"))
+        await self._lobby_changed(interaction, table)
+
+    async def _lobby_cancel(self, interaction: discord.Interaction, table: Table) -> None:
+        if not self._is_host(table, interaction):
+            raise TableError("Only the host can cancel the table.")
+        await self._cancel(table)
+        await interaction.response.edit_message(content=self.lobby_text(table), view=None)
+
+    async def _lobby_start(self, interaction: discord.Interaction, table: Table) -> None:
+        if not self._is_host(table, interaction):
+            raise TableError("Only the host can start the game.")
+        if len(table.seats) < table.min_players:
+            raise TableError(f"{table.title} needs at least {table.min_players} players; "
+                             f"{len(table.seats)} seated. Add a bot or wait for players.")
+        await self._save_seats(table)
+        await self.bot.storage.update_game(table.id, status="running")
+        self._start_engine(table)
+        await interaction.response.edit_message(content=self.public_text(table),
+                                                view=table_view(table.id, self.uis[table.kind].board_label))
+        table.message_posted_ms = _now_ms()
+        self._start_tasks(table)
+
+    async def _lobby_changed(self, interaction: discord.Interaction, table: Table) -> None:
+        await self._save_seats(table)
+        table.version += 1
+        await interaction.response.edit_message(content=self.lobby_text(table), view=lobby_view(table.id))
+
+    async def _cancel(self, table: Table) -> None:
+        table.status = "cancelled"
+        await self.bot.storage.update_game(table.id, status="cancelled")
+        self._stop_tasks(table)
+        self.tables.pop(table.id, None)
+
+    async def _save_seats(self, table: Table) -> None:
+        await self.bot.storage.set_seats(table.id, [(s.player_id, s.user_id, s.bot_name) for s in table.seats])
+
+    async def end(self, table_id: int) -> Table:
+        """|coro| End a table at once (``/table end``): it is cancelled and its tasks stopped.
+
+        Raises
+        ------
+        TableError
+            No such live table.
+        """
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableError(f"There is no live table #{table_id}.")
+        async with table.lock:
+            await self._cancel(table)
+        return table
+
+    # ------------------------------------------------------------------ the game
+
+    def _start_engine(self, table: Table, actions: list[Any] | None = None) -> None:
+        engine_cls = self._engine_cls(table.kind)
+        players = [s.player_id for s in table.seats]
+        log_ = {"kind": engine_cls.kind, "seed": table.seed, "options": table.options, "players": players,
+                "actions": actions or []}
+        table.engine = engine_cls.replay(log_)
+        table.status = "running"
+        table.arbiter = RaceArbiter(self._cfg.race_window_ms, self._cfg.race_tie_ms, random.Random(table.seed))
+        bots = self._bots(table.kind)
+        table.bots = {s.player_id: bots[s.bot_name](s.player_id, random.Random(f"{table.seed}:{s.player_id}"))
+                      for s in table.seats if s.is_bot and s.bot_name in bots}
+        table.bump()
+
+    def public_text(self, table: Table) -> str:
+        """The public table message for the current state (≤ 2000 characters)."""
+        ui = self.uis[table.kind]
+        text = ui.public_text(table)
+        if table.engine is not None and table.engine.is_over:
+            text = f"{text}\n\n{ui.result_text(table)}"
+        if table.notice:
+            text = f"{table.notice}\n{text}"
+        return text[:2000]
+
+    def board(self, table: Table, player: str, note: str = "") -> tuple[str, discord.ui.View | None]:
+        """The private board of *player*: text and one button per legal move."""
+        ui = self.uis[table.kind]
+        assert table.engine is not None
+        if table.engine.is_over:
+            return (f"{note}\nThe game is over.".strip(), None)
+        notes = table.private_notes.get(player, [])[-3:]
+        text = "\n".join(x for x in [note, *notes, ui.private_text(table, player)] if x)[:2000]
+        legal = table.engine.legal_actions(player)
+        labels = [ui.action_label(table, player, a) for a in legal]
+        return text, (board_view(table.id, table.version, labels) if labels else None)
+
+    async def _send_board(self, interaction: discord.Interaction, table: Table) -> None:
+        seat = table.seat_of_user(interaction.user.id)
+        if table.engine is None:
+            raise TableError("The game has not started yet.")
+        if seat is None:
+            raise TableError("You are not playing at this table; you can watch the table message.")
+        text, view = self.board(table, seat.player_id)
+        await interaction.response.send_message(text, view=view or discord.utils.MISSING, ephemeral=True)
+
+    async def on_move(self, interaction: discord.Interaction, table_id: int, version: int, index: int) -> None:
+        """|coro| A move button on a private board: the one path every human move takes."""
+        table = self.tables.get(table_id)
+        if table is None or table.engine is None:
+            await self._refuse(interaction, "This table is not running any more.")
+            return
+        seat = table.seat_of_user(interaction.user.id)
+        if seat is None:
+            await self._refuse(interaction, "You are not playing at this table.")
+            return
+        player = seat.player_id
+        if version != table.version:
+            text, view = self.board(table, player, "The table moved on — here is your fresh board.")
+            await interaction.response.edit_message(content=text, view=view)
+            return
+        legal = table.engine.legal_actions(player)
+        if index >= len(legal):
+            text, view = self.board(table, player, "That move is no longer available.")
+            await interaction.response.edit_message(content=text, view=view)
+            return
+        action = legal[index]
+        outcome = await self.submit(table, player, action, _discord_ms(interaction), interaction=interaction)
+        note = ""
+        if not outcome.accepted:
+            note = f"Refused: {outcome.reason}"
+            if outcome.beaten_by:
+                note += (f" — {table.display_name(outcome.beaten_by)} got there first"
+                         f" by {outcome.margin_ms} ms.")
+        text, view = self.board(table, player, note)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=text, view=view)
+        else:
+            await interaction.response.edit_message(content=text, view=view)
+
+    async def submit(self, table: Table, player: str, action: dict[str, Any], discord_ts_ms: int,
+                     interaction: discord.Interaction | None = None) -> Outcome:
+        """|coro|
+
+        Submit one move for *player* (a human's click or a bot's), through the race arbiter when
+        it is contested. Returns its :class:`~bot.tables.race.Outcome` once applied or refused.
+        """
+        assert table.engine is not None and table.arbiter is not None
+        resource = table.engine.contested_resource(player, action)
+        if resource is None:
+            async with table.lock:
+                return await self._apply(table, player, action, discord_ts_ms)
+        if interaction is not None:
+            await interaction.response.defer()
+        future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
+        opened = table.arbiter.submit(Claim(resource, player, action, discord_ts_ms, future), _now_ms())
+        if opened:
+            asyncio.get_running_loop().call_later(self._cfg.race_window_ms / 1000,
+                                                  lambda: asyncio.ensure_future(self._close_race(table, resource)))
+        return await future
+
+    async def _close_race(self, table: Table, resource: str) -> None:
+        assert table.arbiter is not None
+        claims = table.arbiter.close(resource)
+        winner: Claim | None = None
+        async with table.lock:
+            for claim in claims:
+                outcome = await self._apply(table, claim.player, claim.action, claim.discord_ts_ms)
+                if outcome.accepted:
+                    winner = winner or claim
+                elif winner is not None:
+                    outcome.beaten_by = winner.player
+                    outcome.margin_ms = claim.discord_ts_ms - winner.discord_ts_ms
+                if not claim.payload.done():
+                    claim.payload.set_result(outcome)
+
+    async def _apply(self, table: Table, player: str, action: dict[str, Any], discord_ts_ms: int | None) -> Outcome:
+        """Apply, log (committed) and announce one move; the table lock is held."""
+        engine = table.engine
+        assert engine is not None
+        if table.status != "running":
+            return Outcome(False, "The game is over." if engine.is_over else "The table is not running.")
+        try:
+            events = engine.apply(player, action)
+        except IllegalAction as exc:
+            return Outcome(False, str(exc))
+        await self.bot.storage.append_action(table.id, engine.action_count, player, action,
+                                             discord_ts_ms=discord_ts_ms)
+        self._deliver(table, events)
+        table.bump()
+        if engine.is_over:
+            table.status = "finished"
+            result = engine.result()
+            await self.bot.storage.save_result(table.id, result.to_json() if result else {})
+        return Outcome(True, events=events)
+
+    def _deliver(self, table: Table, events: list[Event]) -> None:
+        for event in events:
+            if event.audience is None:
+                continue
+            for player in event.audience:
+                notes = table.private_notes.setdefault(player, [])
+                notes.append(f"🔒 {event.type}: {dict(event.data)}")
+                del notes[:-5]
+        for player, bot in table.bots.items():
+            visible = [e for e in events if e.visible_to(player)]
+            if visible:
+                bot.observe(visible)
+
+    # ------------------------------------------------------------------ tasks: bots and redraws
+
+    def _start_tasks(self, table: Table) -> None:
+        loop = asyncio.get_running_loop()
+        table.tasks.append(loop.create_task(self._redraw_loop(table), name=f"table-{table.id}-redraw"))
+        for player in table.bots:
+            table.tasks.append(loop.create_task(self._bot_loop(table, player), name=f"table-{table.id}-{player}"))
+        table.dirty.set()
+
+    def _stop_tasks(self, table: Table) -> None:
+        for task in table.tasks:
+            task.cancel()
+        table.tasks.clear()
+
+    async def _bot_loop(self, table: Table, player: str) -> None:
+        bot = table.bots[player]
+        while table.status == "running" and table.engine is not None:
+            changed = table.changed
+            legal = table.engine.legal_actions(player)
+            choice = bot.choose(table.engine.view(player), legal) if legal else None
+            if choice is None:
+                await changed.wait()
+                continue
+            await asyncio.sleep(bot.delay_ms() * self.bot_delay_scale / 1000)
+            if table.status != "running":
+                return
+            stamp = int(time.time() * 1000)
+            try:
+                await self.submit(table, player, choice, stamp)
+            except Exception:  # a bot must never take the table down
+                log.exception("bot %s at table %s failed", player, table.id)
+                await asyncio.sleep(1)
+
+    async def _redraw_loop(self, table: Table) -> None:
+        """Edit the public message at most once per ``redraw_interval_ms``, latest state wins."""
+        interval = self._cfg.redraw_interval_ms / 1000
+        last = 0.0
+        while True:
+            await table.dirty.wait()
+            wait = last + interval - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            table.dirty.clear()
+            last = time.monotonic()
+            try:
+                await self._redraw(table)
+            except discord.HTTPException:
+                log.warning("redraw of table %s failed", table.id, exc_info=True)
+            if table.status != "running":
+                return
+
+    async def _redraw(self, table: Table) -> None:
+        channel = self.bot.get_channel(table.thread_id) or await self.bot.fetch_channel(table.thread_id)
+        finished = table.engine is not None and table.engine.is_over
+        view = finished_view(table.id) if finished else table_view(table.id, self.uis[table.kind].board_label)
+        text = self.public_text(table)
+        too_old = _now_ms() - table.message_posted_ms > self._cfg.repost_after_minutes * 60_000
+        if table.message_id is None or too_old:
+            message = await channel.send(text, view=view)  # type: ignore[union-attr]
+            if table.message_id is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await channel.get_partial_message(table.message_id).edit(view=None)  # type: ignore[union-attr]
+            table.message_id, table.message_posted_ms = message.id, _now_ms()
+            await self.bot.storage.update_game(table.id, message_id=message.id)
+        else:
+            await channel.get_partial_message(table.message_id).edit(content=text, view=view)  # type: ignore[union-attr]
+
+    # ------------------------------------------------------------------ rematch, restore, shutdown
+
+    async def _rematch(self, interaction: discord.Interaction, table: Table) -> None:
+        if table.status != "finished":
+            raise TableError("The game is still running.")
+        if not table.seat_of_user(interaction.user.id) and not self._is_host(table, interaction):
+            raise TableError("Only the players of this table can start a rematch.")
+        seed = random.SystemRandom().randrange(2**31)
+        game_id = await self.bot.storage.create_game(table.kind, seed=seed, options=table.options,
+                                                     guild_id=table.guild_id, channel_id=table.channel_id,
+                                                     thread_id=table.thread_id, host_id=interaction.user.id)
+        new = Table(id=game_id, kind=table.kind, title=table.title, guild_id=table.guild_id,
+                    channel_id=table.channel_id, thread_id=table.thread_id, host_id=interaction.user.id,
+                    options=table.options, seed=seed, min_players=table.min_players, max_players=table.max_players,
+                    seats=[Seat(s.player_id, s.user_id, s.bot_name, s.name) for s in table.seats])
+        self.tables.pop(table.id, None)
+        self.tables[game_id] = new
+        await self._save_seats(new)
+        await self.bot.storage.update_game(game_id, status="running")
+        self._start_engine(new)
+        await interaction.response.send_message(self.public_text(new),
+                                                view=table_view(game_id, self.uis[new.kind].board_label))
+        message = await interaction.original_response()
+        new.message_id, new.message_posted_ms = message.id, _now_ms()
+        await self.bot.storage.update_game(game_id, message_id=message.id)
+        self._start_tasks(new)
+
+    async def restore(self) -> int:
+        """|coro|
+
+        Rebuild every unfinished table of a registered game from storage, replaying running games'
+        action logs, re-arming their tasks and posting a "restored" notice. Returns how many.
+        """
+        restored = 0
+        for row in await self.bot.storage.games_with_status("lobby", "running"):
+            if row.kind not in self.uis or row.id in self.tables or row.thread_id is None:
+                continue
+            engine_cls = self._engine_cls(row.kind)
+            seats = [Seat(s.player_id, s.user_id, s.bot_name, s.bot_name and f"Bot ({s.bot_name})" or f"<@{s.user_id}>")
+                     for s in await self.bot.storage.seats(row.id)]
+            table = Table(id=row.id, kind=row.kind, title=engine_cls.title or row.kind, guild_id=row.guild_id,
+                          channel_id=row.channel_id or row.thread_id, thread_id=row.thread_id,
+                          host_id=row.host_id or 0, options=row.options, seed=row.seed,
+                          min_players=engine_cls.min_players, max_players=engine_cls.max_players,
+                          seats=seats, message_id=row.message_id, message_posted_ms=_now_ms())
+            self.tables[row.id] = table
+            if row.status == "running":
+                actions = [[a.player_id, a.action] for a in await self.bot.storage.actions(row.id)]
+                try:
+                    self._start_engine(table, actions)
+                except (IllegalAction, ValueError):
+                    log.exception("table %s could not be replayed; it is cancelled", row.id)
+                    await self._cancel(table)
+                    continue
+                table.notice = "♻️ Restored after a restart — every accepted move is in place."
+                self._start_tasks(table)
+            restored += 1
+        return restored
+
+    async def shutdown(self) -> None:
+        """|coro| Stop every table's tasks (the state is already in storage)."""
+        for table in self.tables.values():
+            self._stop_tasks(table)
+
+    async def _refuse(self, interaction: discord.Interaction, message: str) -> None:
+        from bot.client import answer_error
+
+        await answer_error(interaction, message)

@@ -1,0 +1,112 @@
+"""One running game: its seats, engine, version and the per-table machinery."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine import Engine
+from bot.engine.bots import Bot
+from bot.tables.race import RaceArbiter
+
+__all__ = ["Seat", "Table", "TableError"]
+
+
+class TableError(ValueError):
+    """A table request refused with a reason the user can read (shown ephemerally)."""
+
+
+@dataclass
+class Seat:
+    """A seat at a table: a Discord user or a bot.
+
+    Attributes
+    ----------
+    player_id:
+        The engine's player id (``u<snowflake>`` for users, ``bot<n>`` for bots).
+    user_id:
+        The Discord user's snowflake, or ``None`` for a bot.
+    bot_name:
+        The bot's kind (a key of the game's ``BOTS``), or ``None`` for a user.
+    name:
+        The display name shown at the table.
+    """
+
+    player_id: str
+    user_id: int | None
+    bot_name: str | None
+    name: str
+
+    @property
+    def is_bot(self) -> bool:
+        """Whether a bot plays this seat."""
+        return self.bot_name is not None
+
+
+@dataclass(eq=False)
+class Table:
+    """A table (one game) as the table service keeps it in memory.
+
+    Attributes
+    ----------
+    id:
+        The game's id in storage (also in every custom id of its components).
+    kind, title:
+        The engine kind and the game's display name.
+    status:
+        ``lobby``, ``running``, ``finished`` or ``cancelled``.
+    channel_id, thread_id, message_id:
+        Where the table lives: the thread (or the channel itself when threads are not allowed)
+        and its public message.
+    version:
+        Increases with every change; components carry it so stale clicks are recognised.
+    """
+
+    id: int
+    kind: str
+    title: str
+    guild_id: int | None
+    channel_id: int
+    thread_id: int
+    host_id: int
+    options: dict[str, Any]
+    seed: int
+    min_players: int
+    max_players: int
+    status: str = "lobby"
+    seats: list[Seat] = field(default_factory=list)
+    engine: Engine | None = None
+    version: int = 0
+    message_id: int | None = None
+    message_posted_ms: float = 0.0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    arbiter: RaceArbiter | None = None
+    bots: dict[str, Bot] = field(default_factory=dict)
+    tasks: list[asyncio.Task[Any]] = field(default_factory=list)
+    dirty: asyncio.Event = field(default_factory=asyncio.Event)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    notice: str = ""
+    private_notes: dict[str, list[str]] = field(default_factory=dict)
+    tiebreak: random.Random = field(default_factory=random.Random)
+
+    def seat_of_user(self, user_id: int) -> Seat | None:
+        """The seat of Discord user *user_id*, or ``None``."""
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def seat_of_player(self, player_id: str) -> Seat | None:
+        """The seat of engine player *player_id*, or ``None``."""
+        return next((s for s in self.seats if s.player_id == player_id), None)
+
+    def display_name(self, player_id: str) -> str:
+        """The display name of an engine player id."""
+        seat = self.seat_of_player(player_id)
+        return seat.name if seat else player_id
+
+    def bump(self) -> None:
+        """Record a change: new version, redraw wanted, waiters woken."""
+        self.version += 1
+        self.dirty.set()
+        self.changed.set()
+        self.changed = asyncio.Event()

@@ -1,0 +1,73 @@
+"""Shared commands and the persistent table components: /games, /help, /table end."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine import REGISTRY
+from bot.tables import TableError
+from bot.tables.components import COMPONENTS
+
+if TYPE_CHECKING:
+    from bot.client import ParlorBot
+
+
+class TablesCog(commands.Cog):
+    """Commands that are not about one game: the game list, help, and moderating tables."""
+
+    table = app_commands.Group(name="table", description="Manage game tables", guild_only=True)
+
+    def __init__(self, bot: ParlorBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        """Register the persistent table buttons so they work after a restart."""
+        self.bot.add_dynamic_items(*COMPONENTS)
+
+    async def cog_unload(self) -> None:
+        """Unregister the persistent table buttons."""
+        self.bot.remove_dynamic_items(*COMPONENTS)
+
+    @app_commands.command(name="games")
+    async def games(self, interaction: discord.Interaction) -> None:
+        """List the games Parlor can host."""
+        lines = []
+        for kind, engine in sorted(REGISTRY.items()):
+            playable = "" if kind in self.bot.tables.uis else " (engine only; its Discord table is coming)"
+            lines.append(f"**{engine.title or kind}** — {engine.min_players}–{engine.max_players} players · "
+                         f"`/{kind} new`{playable}")
+        await interaction.response.send_message("\n".join(lines) or "No games are installed.", ephemeral=True)
+
+    @app_commands.command(name="help")
+    async def help(self, interaction: discord.Interaction) -> None:
+        """How to play with Parlor."""
+        await interaction.response.send_message(
+            "**Parlor** hosts card games in threads.\n"
+            "• `/games` lists the games; `/<game> new` opens a table in a new thread.\n"
+            "• Press **Join** to take a seat, **Add bot** (host) to fill one, **Start** (host) to deal.\n"
+            "• Press **Open my hand** on the table for your private board: only you see it.\n"
+            "• Moderators: `/table end id:<n>` ends a table.",
+            ephemeral=True,
+        )
+
+    @table.command(name="end")
+    @app_commands.describe(id="The table number shown on its message")
+    @app_commands.default_permissions(manage_threads=True)
+    async def end(self, interaction: discord.Interaction, id: int) -> None:  # noqa: A002 - Discord option name
+        """End a table at once (moderators)."""
+        try:
+            table = await self.bot.tables.end(id)
+        except TableError as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True)
+            return
+        await interaction.response.send_message(f"Table #{table.id} ({table.title}) was ended by "
+                                                f"{interaction.user.mention}.")
+
+
+async def setup(bot: ParlorBot) -> None:
+    """Load the tables cog."""
+    await bot.add_cog(TablesCog(bot))

@@ -1,0 +1,64 @@
+"""Fixtures: the loopback Discord with a small world, and the production ParlorBot connected to it."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.client import ParlorBot
+from bot.config import Config, DatabaseConfig, DiscordConfig, TablesConfig
+from bot.sandbox import FakeChannel, FakeDiscord, FakeGuild, FakeUser, running_bot
+from bot.storage import Storage
+
+COGS = ["cogs.tables", "tests.e2e._sample_cog"]
+
+
+@dataclass
+class World:
+    guild: FakeGuild
+    channel: FakeChannel
+    alice: FakeUser
+    bob: FakeUser
+    carol: FakeUser
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord() as server:
+        yield server
+
+
+@pytest.fixture
+def world(fake: FakeDiscord) -> World:
+    guild = fake.add_guild("Parlor Test")
+    channel = fake.add_channel(guild, "games")
+    return World(guild, channel, fake.add_user("alice", guild=guild), fake.add_user("bob", guild=guild),
+                 fake.add_user("carol", guild=guild))
+
+
+def parlor_config(fake: FakeDiscord, db: Path) -> Config:
+    return Config(discord=DiscordConfig(token=fake.token, api_base=fake.api_base, gateway=fake.gateway_url),
+                  database=DatabaseConfig(path=str(db)),
+                  tables=TablesConfig(redraw_interval_ms=200))
+
+
+@contextlib.asynccontextmanager
+async def parlor(fake: FakeDiscord, db: Path, cogs: list[str] = COGS) -> AsyncIterator[ParlorBot]:
+    """The production bot class with a temporary database, connected and with its commands synced."""
+    config = parlor_config(fake, db)
+    async with Storage.open(config.database.path) as storage:
+        client = ParlorBot(config, storage, load_cogs=cogs)
+        client.tables.bot_delay_scale = 0.02
+        async with running_bot(fake, client):
+            await client.tree.sync()
+            yield client
+
+
+@pytest.fixture
+async def bot(fake: FakeDiscord, world: World, tmp_path: Path) -> AsyncIterator[ParlorBot]:
+    async with parlor(fake, tmp_path / "parlor.db") as client:
+        yield client

@@ -1,0 +1,146 @@
+"""End to end: the production bot's table service through the loopback Discord, with a test-only game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.sandbox import FakeDiscord
+from tests.e2e.conftest import World, parlor
+
+
+async def open_table(fake: FakeDiscord, world: World, tricks: int = 3):
+    result = await fake.slash(world.alice, world.channel, "high-card new", tricks=tricks)
+    assert result.ephemeral and "is open" in result.content
+    (thread,) = fake.threads(world.channel)
+    lobby = fake.last_message(thread)
+    return thread, lobby
+
+
+async def test_table_opens_in_a_thread_with_lobby_buttons(fake: FakeDiscord, world: World, bot) -> None:
+    """/high-card new creates a thread whose lobby message has Join, Leave, Add bot, Start, Cancel."""
+    thread, lobby = await open_table(fake, world)
+    assert [b.label for b in lobby.buttons] == ["Join", "Leave", "Add bot", "Start", "Cancel"]
+    assert "alice" in lobby.content and "host" in lobby.content
+
+
+async def test_join_add_bot_and_start(fake: FakeDiscord, world: World, bot) -> None:
+    """A second user joins, the host adds a bot and starts: the table shows the game and Open my hand."""
+    thread, lobby = await open_table(fake, world)
+    joined = await fake.click(world.bob, lobby, "Join")
+    assert not joined.failed and "bob" in fake.message(lobby.id).content
+    await fake.click(world.alice, lobby, "Add bot")
+    assert "(bot)" in fake.message(lobby.id).content
+    started = await fake.click(world.alice, lobby, "Start")
+    assert not started.failed
+    assert [b.label for b in fake.message(lobby.id).buttons] == ["Open my hand"]
+
+
+async def test_non_host_start_is_refused_ephemerally(fake: FakeDiscord, world: World, bot) -> None:
+    """Bob pressing Start gets an ephemeral refusal and the lobby stays open."""
+    thread, lobby = await open_table(fake, world)
+    await fake.click(world.bob, lobby, "Join")
+    refused = await fake.click(world.bob, lobby, "Start")
+    assert refused.ephemeral and "Only the host" in refused.content
+    assert [b.label for b in fake.message(lobby.id).buttons][0] == "Join"
+
+
+async def test_start_needs_enough_players(fake: FakeDiscord, world: World, bot) -> None:
+    """Starting alone is refused with the minimum stated."""
+    thread, lobby = await open_table(fake, world)
+    refused = await fake.click(world.alice, lobby, "Start")
+    assert refused.ephemeral and "at least 2" in refused.content
+
+
+async def test_cancel_closes_the_lobby(fake: FakeDiscord, world: World, bot) -> None:
+    """The host's Cancel removes the buttons and marks the table cancelled."""
+    thread, lobby = await open_table(fake, world)
+    await fake.click(world.alice, lobby, "Cancel")
+    message = fake.message(lobby.id)
+    assert message.buttons == [] and "Cancelled" in message.content
+
+
+async def test_private_hand_is_visible_only_to_its_player(fake: FakeDiscord, world: World, bot) -> None:
+    """Open my hand answers with an ephemeral board that only its user can see."""
+    thread, lobby = await open_table(fake, world)
+    await fake.click(world.bob, lobby, "Join")
+    await fake.click(world.alice, lobby, "Start")
+    board = await fake.click(world.bob, lobby, "Open my hand")
+    assert board.ephemeral and board.content.startswith("Your hand:")
+    visible_to_alice = [m.id for m in fake.messages(thread, visible_to=world.alice)]
+    assert board.message.id not in visible_to_alice
+
+
+async def play_out(fake: FakeDiscord, lobby, players, table) -> None:
+    """Each human plays their first card whenever it is their turn, until the game ends."""
+    for _ in range(60):
+        if table.engine.is_over:
+            return
+        turn = table.engine.view(None)["turn"]
+        user = next((u for u in players if f"u{u.id}" == turn), None)
+        if user is None:  # the bot's turn: wait until it moved
+            version = table.version
+            await fake.wait_for(lambda v=version: table.version != v, timeout=5, what="the bot to move")
+            continue
+        board = (await fake.click(user, lobby, "Open my hand")).message
+        result = await fake.click(user, board, board.buttons[0].custom_id)
+        assert not result.failed and "Refused" not in fake.message(board.id).content
+    raise AssertionError("the game did not finish")
+
+
+async def test_two_humans_and_a_bot_play_to_the_end(fake: FakeDiscord, world: World, bot) -> None:
+    """A whole game through boards and a bot: the table shows final standings and Rematch."""
+    thread, lobby = await open_table(fake, world, tricks=2)
+    await fake.click(world.bob, lobby, "Join")
+    await fake.click(world.alice, lobby, "Add bot")
+    await fake.click(world.alice, lobby, "Start")
+    table = bot.tables.tables[1]
+    await play_out(fake, lobby, [world.alice, world.bob], table)
+    await fake.wait_for(lambda: "Rematch" in [b.label for b in fake.message(lobby.id).buttons], timeout=5)
+    assert "Final standings" in fake.message(lobby.id).content
+    stored = await bot.storage.result(1)
+    assert stored is not None and set(stored["ranks"]) == {f"u{world.alice.id}", f"u{world.bob.id}", "bot1"}
+    assert len(await bot.storage.actions(1)) == 6
+
+
+async def test_stale_board_click_gets_a_fresh_board(fake: FakeDiscord, world: World, bot) -> None:
+    """A click on a board drawn before the table moved answers with a fresh board, not an error."""
+    thread, lobby = await open_table(fake, world)
+    await fake.click(world.bob, lobby, "Join")
+    await fake.click(world.alice, lobby, "Start")
+    table = next(iter(bot.tables.tables.values()))
+    mover = world.alice if table.engine.view(None)["turn"] == f"u{world.alice.id}" else world.bob
+    first = (await fake.click(mover, lobby, "Open my hand")).message
+    second = (await fake.click(mover, lobby, "Open my hand")).message
+    await fake.click(mover, first, first.buttons[0].custom_id)
+    version = table.version
+    result = await fake.click(mover, second, second.buttons[0].custom_id)
+    assert not result.failed and "fresh board" in fake.message(second.id).content
+    assert table.version == version, "a stale click must not make a move"
+
+
+async def test_non_player_board_is_refused(fake: FakeDiscord, world: World, bot) -> None:
+    """Carol, not seated, pressing Open my hand is told so ephemerally."""
+    thread, lobby = await open_table(fake, world)
+    await fake.click(world.bob, lobby, "Join")
+    await fake.click(world.alice, lobby, "Start")
+    refused = await fake.click(world.carol, lobby, "Open my hand")
+    assert refused.ephemeral and "not playing" in refused.content
+
+
+async def test_restart_mid_lobby_and_mid_game_keeps_tables_and_buttons(fake: FakeDiscord, world: World,
+                                                                        tmp_path: Path) -> None:
+    """A new bot process on the same database restores the lobby and the running game; old buttons work."""
+    db = tmp_path / "parlor.db"
+    async with parlor(fake, db):
+        thread, lobby = await open_table(fake, world)
+        await fake.click(world.bob, lobby, "Join")
+    async with parlor(fake, db):
+        await fake.click(world.alice, lobby, "Start")
+        board = (await fake.click(world.alice, lobby, "Open my hand")).message
+        before = board.content
+    async with parlor(fake, db) as again:
+        table = again.tables.tables[1]
+        assert table.status == "running" and table.engine is not None
+        await fake.wait_for(lambda: "Restored" in fake.message(lobby.id).content, timeout=5)
+        fresh = await fake.click(world.alice, lobby, "Open my hand")
+        assert fresh.content == before
