@@ -393,7 +393,8 @@ class PeaceTreaty(Scenario):
         new_pair = (cards[0], cards[1])
         field.say("battle-resumes", f"Back to the battle: {new_pair[0].label} against {new_pair[1].label}.",
                   cards=[c.to_json() for c in new_pair])
-        return field.fight(new_pair, replace(ctx, deck_sizes=field.sizes()))
+        # A battle with a treaty in it is no regular battle: the repeat (§6.11) cannot follow it.
+        return field.fight(new_pair, replace(ctx, previous=None, deck_sizes=field.sizes()))
 
     def interrupt(self, field: Battlefield, seat: int, diplomat: Card) -> None:
         """A Diplomat drawn in the middle of anything: narrate, hold the treaty, carry on."""

@@ -204,6 +204,8 @@ def test_random_games_conserve_54_cards(seed: int, limit: int) -> None:
 
     def check(g: Blitzkrieg) -> None:
         assert conserved(g)
+        if g.pending is None and not g.is_over and None in g.turned:
+            assert len(g.table) == 2 - g.turned.count(None)
         assert len({c.id for d in g.decks for c in d} | {c.id for c, _ in g.table}
                    | {c.id for c in g.aside}) == 54
 

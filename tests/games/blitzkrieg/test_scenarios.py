@@ -281,6 +281,7 @@ def test_repeated_battle_four_separate_battles() -> None:
     assert taker(events) is None
     assert deck(game, ANN) == {"2S", "KD", "7C", "5D", "3S", "7D", "5S"}
     assert deck(game, BOB) == {"10S", "3H", "8C"}
+    assert conserved(game) and game.table == []
 
 
 def test_repeated_battle_needs_the_same_ranks() -> None:
@@ -298,7 +299,7 @@ def test_peace_treaty_exchanges_the_cards_then_the_battle_resumes() -> None:
     game = stacked("X1 2C 3C 4C KC 6D", "5S 7H 8H 9H 10D")
     events = battle(game)
     assert fired(events) == ["peace-treaty"]
-    assert [c.id for c in game.aside] == ["X1"]
+    assert [c.id for c in game.aside] == ["X1"] and conserved(game)
     assert taker(events) == ANN
     assert deck(game, ANN) == {"6D", "7H", "8H", "9H", "KC", "5S"}
     assert deck(game, BOB) == {"10D", "2C", "3C", "4C"}
@@ -531,3 +532,11 @@ def test_a_bomb_not_with_one_card_left() -> None:
     events = battle(game)
     assert fired(events) == []
     assert not game.is_over and deck(game, BOB) == {"AH"}
+
+
+def test_no_repeated_battle_after_a_peace_treaty() -> None:
+    """§6.11, §6.12: 3 v 7, then a treaty brings 3 v 7 again: not regular, so no repeated battle."""
+    game = stacked("3S X1 2C 4C 6C 3H 9D", "7D 7C 8H 10H QH 5S 10S")
+    battle(game)
+    events = battle(game)
+    assert fired(events) == ["peace-treaty"] and taker(events) == BOB
