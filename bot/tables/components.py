@@ -9,6 +9,7 @@ must not reveal a hidden card.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
     from bot.tables.service import TableService
 
 __all__ = ["TableButton", "MoveButton", "lobby_view", "table_view", "board_view", "finished_view", "COMPONENTS"]
+
+log = logging.getLogger("parlor.tables")
 
 LOBBY_VERBS = {
     "join": ("Join", discord.ButtonStyle.primary),
@@ -30,6 +33,17 @@ LOBBY_VERBS = {
 
 def _service(interaction: discord.Interaction) -> TableService:
     return interaction.client.tables  # type: ignore[attr-defined]
+
+
+async def _guarded(interaction: discord.Interaction, handler: Any, *args: Any) -> None:
+    """Run a click handler; an unexpected error is logged and answered ephemerally, never left unanswered."""
+    try:
+        await handler(interaction, *args)
+    except Exception:
+        from bot.client import answer_error
+
+        log.exception("component %s failed", interaction.data.get("custom_id") if interaction.data else "?")
+        await answer_error(interaction, "Something went wrong on our side; the error was logged. Please try again.")
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -60,7 +74,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the table service."""
-        await _service(interaction).on_table_button(interaction, self.table_id, self.verb)
+        await _guarded(interaction, _service(interaction).on_table_button, self.table_id, self.verb)
 
 
 class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -91,7 +105,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the move to the table service."""
-        await _service(interaction).on_move(interaction, self.table_id, self.version, self.index)
+        await _guarded(interaction, _service(interaction).on_move, self.table_id, self.version, self.index)
 
 
 COMPONENTS = (TableButton, MoveButton)

@@ -144,3 +144,47 @@ async def test_restart_mid_lobby_and_mid_game_keeps_tables_and_buttons(fake: Fak
         await fake.wait_for(lambda: "Restored" in fake.message(lobby.id).content, timeout=5)
         fresh = await fake.click(world.alice, lobby, "Open my hand")
         assert fresh.content == before
+
+
+async def test_unexpected_error_in_a_click_is_answered_ephemerally(fake: FakeDiscord, world: World, bot,
+                                                                   monkeypatch) -> None:
+    """A bug inside a button handler still gets an ephemeral explanation, not "This interaction failed"."""
+    thread, lobby = await open_table(fake, world)
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(bot.tables, "_lobby_join", broken)
+    result = await fake.click(world.bob, lobby, "Join")
+    assert not result.failed and result.ephemeral and "went wrong on our side" in result.content
+
+
+async def test_unexpected_error_in_a_command_is_answered_ephemerally(fake: FakeDiscord, world: World, bot,
+                                                                     monkeypatch) -> None:
+    """The command tree's error handler answers a failing slash command ephemerally."""
+    async def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(bot.tables, "open", broken)
+    result = await fake.slash(world.alice, world.channel, "high-card new")
+    assert not result.failed and result.ephemeral and "went wrong on our side" in result.content
+
+
+async def test_rate_limit_and_dropped_gateway_lose_nothing(fake: FakeDiscord, world: World, bot) -> None:
+    """A 429 on message sends and a dropped gateway connection are survived; the table works after both."""
+    fake.inject_rate_limit("POST", r"/channels/\d+/messages", retry_after=0.3, times=1)
+    thread, lobby = await open_table(fake, world)
+    await fake.drop_gateway()
+    await fake.wait_for(lambda: fake.connected, timeout=10, what="the bot to reconnect")
+    joined = await fake.click(world.bob, lobby, "Join")
+    assert not joined.failed and "bob" in fake.message(lobby.id).content
+
+
+async def test_games_lists_the_registered_games(fake: FakeDiscord, world: World, bot) -> None:
+    """/games answers ephemerally with one line per registered engine."""
+    from bot.engine import REGISTRY
+
+    result = await fake.slash(world.alice, world.channel, "games")
+    assert result.ephemeral
+    for engine in REGISTRY.values():
+        assert engine.title in result.content
