@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.games.blitzkrieg.bots import HouseBot, RandomBot, figures
 from bot.games.blitzkrieg.engine import Blitzkrieg, BlitzkriegOptions
 
-__all__ = ["ENGINE", "BOTS", "figures", "Blitzkrieg", "BlitzkriegOptions"]
+__all__ = ["ENGINE", "BOTS", "figures", "Blitzkrieg", "BlitzkriegOptions", "HouseBot", "RandomBot"]
 
 ENGINE = Blitzkrieg
 BOTS = {"house": HouseBot, "random": RandomBot}

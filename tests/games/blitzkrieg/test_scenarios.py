@@ -540,3 +540,15 @@ def test_no_repeated_battle_after_a_peace_treaty() -> None:
     battle(game)
     events = battle(game)
     assert fired(events) == ["peace-treaty"] and taker(events) == BOB
+
+
+def test_disarmed_cold_war_inside_classic_war_is_fought_again() -> None:
+    """§5.3 ruling: a disarm inside Classic War returns the hands and the inner battle is fought again."""
+    game = stacked("7H QD 2S 3S 4S 5S 6S KD KS QC 9S", "7C QS 2H 3H 4H 5H 6H 2C 3C 4D 9D")
+    events = battle(game)
+    assert fired(events) == ["classic-war", "cold-war"]
+    assert game.view(None)["pending"] == {"kind": "cold-war", "player": ANN, "options": ["challenge", "disarm"]}
+    events = game.apply(ANN, {"type": "disarm"})
+    assert taker(events) == ANN
+    assert deck(game, BOB) == {"9D", "QS", "2H", "3H", "4H", "5H", "6H"}
+    assert conserved(game)
