@@ -184,7 +184,7 @@ class Blitzkrieg(Engine):
             return action["type"]
         self._check_keys(action, {"type", "position"})
         position = action.get("position")
-        if action["type"] != "turn" or isinstance(position, bool) or position not in pending["options"]:
+        if action["type"] != "turn" or type(position) is not int or position not in pending["options"]:
             raise IllegalAction(f"{pending['kind']}: turn one of the face-down cards at "
                                 f"{pending['options']}, got {position!r}")
         return position

@@ -75,7 +75,8 @@ def test_choice_of_another_player_is_refused_and_changes_nothing() -> None:
     before = game.snapshot()
     for who, action in [(ANN, {"type": "turn", "position": 1}), (BOB, {"type": "turn", "position": 4}),
                         (BOB, {"type": "battle"}), (BOB, {"type": "challenge"}),
-                        (BOB, {"type": "turn", "position": True})]:
+                        (BOB, {"type": "turn", "position": True}), (BOB, {"type": "turn", "position": 2.0}),
+                        (BOB, {"type": "turn", "position": "2"}), (BOB, {"type": "turn"})]:
         with pytest.raises(IllegalAction):
             game.apply(who, action)
         assert game.snapshot() == before
