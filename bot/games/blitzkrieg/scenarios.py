@@ -134,8 +134,9 @@ class Context:
     depth:
         0 for a battle of the game (a "Battle!"), 1 and more for battles nested inside a scenario.
     previous:
-        The previous battle of the game, when it was a regular battle (no scenario) and its two
-        cards are still in the decks: ``(ranks by seat, card ids by seat)``; else ``None``.
+        The previous battle of the game when it was a regular battle (no scenario):
+        ``(ranks by seat, card ids by seat)``; else ``None`` (and always ``None`` inside a
+        scenario or after a peace treaty, §6.11).
     deck_sizes:
         Cards left in each seat's deck once the two battle cards are turned.
     """
