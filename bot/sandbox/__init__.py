@@ -7,7 +7,7 @@ test asserts on (messages, buttons, interaction results, edit records) are datac
 without Discord".
 """
 
-from .client import pointed_at, running_bot
+from .client import World, build_world, pointed_at, running_bot
 from .models import (
     ButtonInfo,
     EditRecord,
@@ -26,6 +26,8 @@ from .server import DiscordHTTPError, FakeDiscord, GatewayFrame, point_discord_p
 
 __all__ = [
     "ButtonInfo",
+    "World",
+    "build_world",
     "DiscordHTTPError",
     "EditRecord",
     "FakeChannel",

@@ -14,10 +14,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import yarl
 
+from .models import FakeChannel, FakeGuild, FakeUser
 from .server import FakeDiscord, point_discord_py_at
 
 if TYPE_CHECKING:
@@ -67,3 +69,31 @@ async def running_bot(fake: FakeDiscord, client: discord.Client, *, timeout: flo
             await client.close()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(task, 5)
+
+
+@dataclass
+class World:
+    """A ready-made small world: a guild, a channel with threads, one without, and some users."""
+
+    guild: FakeGuild
+    channel: FakeChannel
+    no_threads: FakeChannel
+    users: list[FakeUser]
+
+    @property
+    def alice(self) -> FakeUser:
+        """The first user."""
+        return self.users[0]
+
+    @property
+    def bob(self) -> FakeUser:
+        """The second user."""
+        return self.users[1]
+
+
+def build_world(fake: FakeDiscord, *, users: tuple[str, ...] = ("alice", "bob"), guild: str = "Parlor Test",
+                channel: str = "games") -> World:
+    """Adds a guild with a ``channel`` (threads allowed), a ``quiet`` channel (threads refused) and ``users``."""
+    g = fake.add_guild(guild)
+    return World(guild=g, channel=fake.add_channel(g, channel), no_threads=fake.add_channel(g, "quiet",
+                 allow_threads=False), users=[fake.add_user(name, guild=g) for name in users])

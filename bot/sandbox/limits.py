@@ -188,7 +188,7 @@ def validate_message(payload: dict[str, Any], *, partial: bool = False, flags: i
 def is_empty_message(payload: dict[str, Any]) -> bool:
     """True when a create body has no content, embeds, components, stickers, poll or files."""
     return not any(payload.get(k) for k in ("content", "embeds", "embed", "components", "sticker_ids", "poll",
-                                            "attachments"))
+                                            "attachments", "_files"))
 
 
 def validate_modal(data: dict[str, Any]) -> Errors | None:

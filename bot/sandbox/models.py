@@ -262,6 +262,10 @@ class FakeMessage:
     webhook_id: int | None = None
     thread_id: int | None = None
     deleted: bool = False
+    attachments: list[dict[str, Any]] = field(default_factory=list)
+    """Uploaded files as Discord describes them (``id``, ``filename``, ``size``, ``url``, ...)."""
+    files: dict[str, bytes] = field(default_factory=dict, repr=False)
+    """The uploaded bytes by filename, for tests that check an image or a log file."""
 
     @property
     def ephemeral(self) -> bool:
@@ -353,7 +357,7 @@ class FakeMessage:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": [],
+            "attachments": self.attachments,
             "embeds": self.embeds,
             "components": self.components,
             "pinned": False,

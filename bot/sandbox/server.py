@@ -422,6 +422,15 @@ class FakeDiscord:
             best = max(best, hi - lo + 1)
         return best
 
+    def check_clean(self, *allowed: str) -> None:
+        """Raises ``AssertionError`` listing recorded ``errors`` that match none of the ``allowed`` regexes.
+
+        For fixture teardown: a test that expects, say, a refused thread passes ``r"50013"``.
+        """
+        unexpected = [e for e in self.errors if not any(re.search(a, e) for a in allowed)]
+        if unexpected:
+            raise AssertionError("the sandbox recorded errors:\n" + "\n".join(unexpected))
+
     async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0, *, what: str = "") -> Any:
         """|coro| Waits until ``predicate()`` is truthy and returns its value.
 
@@ -989,13 +998,21 @@ class FakeDiscord:
             raise DiscordHTTPError(401, 0, "401: Unauthorized")
 
     async def _body(self, request: web.Request) -> Any:
+        """The JSON body; for multipart uploads the ``payload_json`` part, with the files under ``_files``."""
         if not request.can_read_body:
             return {}
         ctype = request.headers.get("Content-Type", "")
         if ctype.startswith("multipart/"):
             form = await request.post()
             raw = form.get("payload_json")
-            return json.loads(raw) if isinstance(raw, str) else {}
+            body = json.loads(raw) if isinstance(raw, str) else {}
+            files = {}
+            for key, value in form.items():
+                if isinstance(value, web.FileField):
+                    files[key] = (value.filename, value.content_type, value.file.read())
+            if isinstance(body, dict) and files:
+                body["_files"] = files
+            return body
         text = await request.text()
         return json.loads(text) if text else {}
 
@@ -1235,8 +1252,7 @@ class FakeDiscord:
             components=self._assign_component_ids(body.get("components") or []), flags=flags,
             visible_to=visible_to if flags & EPHEMERAL else None, created_ms=self.now_ms(),
         )
-        if channel.type == DM and visible_to is None:
-            msg.visible_to = None
+        self._attach(msg, body)
         if interaction is not None:
             msg.interaction_id = interaction.result.id
             msg.interaction_user_id = interaction.result.user.id
@@ -1247,6 +1263,20 @@ class FakeDiscord:
             self._dispatch("MESSAGE_CREATE", self._message_event(msg))
         self._changed()
         return msg
+
+    def _attach(self, msg: FakeMessage, body: JSON) -> None:
+        """Stores the files of a multipart upload on ``msg`` as Discord attachments."""
+        files = body.get("_files") or {}
+        described = {str(a.get("id")): a for a in body.get("attachments") or []}
+        for field_name, (filename, content_type, data) in files.items():
+            index = re.search(r"\d+", field_name)
+            meta = described.get(index.group() if index else "", {})
+            aid = make_snowflake(self.now_ms())
+            url = f"http://{self.host}:{self._port}/attachments/{msg.channel_id}/{aid}/{filename}"
+            msg.attachments.append({"id": str(aid), "filename": filename, "size": len(data), "url": url,
+                                    "proxy_url": url, "content_type": content_type,
+                                    "description": meta.get("description")})
+            msg.files[filename] = data
 
     def _message_event(self, msg: FakeMessage) -> JSON:
         payload = msg.to_payload()
@@ -1265,6 +1295,10 @@ class FakeDiscord:
             msg.embeds = list(body["embeds"] or [])
         if "components" in body:
             msg.components = self._assign_component_ids(body["components"] or [])
+        if "attachments" in body or "_files" in body:
+            keep = {str(a.get("id")) for a in body.get("attachments") or []}
+            msg.attachments = [a for a in msg.attachments if a["id"] in keep]
+            self._attach(msg, body)
         if body.get("flags") is not None:
             msg.flags = (msg.flags & (EPHEMERAL | HAS_THREAD)) | int(body["flags"])
         msg.flags &= ~LOADING

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import re
-from dataclasses import dataclass
 
 import discord
 import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from bot.sandbox import FakeChannel, FakeDiscord, FakeGuild, FakeUser, running_bot
+from bot.sandbox import FakeDiscord, World, build_world, running_bot
 
 DEADLINE_S = 0.4
 """The first-response deadline the tests use (Discord's is 3 s; the fake lets a test shorten it)."""
@@ -209,17 +208,6 @@ class SandboxTestBot(commands.Bot):
         self.received.append(message)
 
 
-@dataclass
-class World:
-    """A guild with a channel (threads allowed), a no-threads channel, and users alice and bob."""
-
-    guild: FakeGuild
-    channel: FakeChannel
-    no_threads: FakeChannel
-    alice: FakeUser
-    bob: FakeUser
-
-
 @pytest.fixture
 async def fake():
     """A started FakeDiscord with a short interaction deadline; stopped after the test."""
@@ -229,13 +217,8 @@ async def fake():
 
 @pytest.fixture
 def world(fake: FakeDiscord) -> World:
-    """The standard small world in ``fake``."""
-    guild = fake.add_guild("Parlor Test")
-    channel = fake.add_channel(guild, "games")
-    no_threads = fake.add_channel(guild, "quiet", allow_threads=False)
-    alice = fake.add_user("alice", guild=guild)
-    bob = fake.add_user("bob", guild=guild)
-    return World(guild, channel, no_threads, alice, bob)
+    """The standard small world in ``fake``: guild, #games, #quiet (no threads), alice and bob."""
+    return build_world(fake)
 
 
 @pytest.fixture

@@ -113,3 +113,18 @@ def test_point_from_env_sets_and_requires_both():
         with pytest.raises(ValueError, match="DISCORD_GATEWAY"):
             point_from_env({"DISCORD_API_BASE": "http://127.0.0.1:9/api/v10"})
     assert discord.http.Route.BASE == "https://discord.com/api/v10"
+
+
+def test_discord_deadlines_are_the_defaults():
+    """Unless a test shortens them, the first response has 3 s and a token lives 15 minutes."""
+    fake = FakeDiscord()
+    assert (fake.interaction_deadline_s, fake.token_lifetime_s) == (3.0, 900.0)
+
+
+def test_check_clean_reports_unexpected_errors_only():
+    """check_clean passes over allowed errors and fails on the rest, listing them."""
+    fake = FakeDiscord()
+    fake.errors += ["403 POST /channels/1/threads: 50013", "400 POST /channels/1/messages: 50035"]
+    with pytest.raises(AssertionError, match="50035"):
+        fake.check_clean("50013")
+    fake.check_clean("50013", "50035")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import time
 
 import discord
@@ -181,3 +182,12 @@ async def test_slow_route_delays(fake, world, bot):
     started = time.monotonic()
     await bot.get_channel(world.channel.id).typing()
     assert time.monotonic() - started >= 0.2
+
+
+async def test_file_upload_becomes_attachment(fake, world, bot):
+    """A file sent with a message is stored as an attachment with its bytes."""
+    sent = await bot.get_channel(world.channel.id).send("the log", file=discord.File(io.BytesIO(b"abc"), "game.txt"))
+    stored = fake.message(sent.id)
+    assert [a["filename"] for a in stored.attachments] == ["game.txt"]
+    assert stored.files["game.txt"] == b"abc"
+    assert sent.attachments[0].filename == "game.txt" and sent.attachments[0].size == 3
