@@ -25,6 +25,8 @@ HAS_THREAD = 1 << 5
 """Message flag: a thread was started from this message."""
 IS_COMPONENTS_V2 = 1 << 15
 """Message flag: the message uses the Components V2 layout."""
+THREAD_CREATE_PERMISSIONS = (1 << 35) | (1 << 36)
+"""Create public threads + create private threads: what a channel with threads refused denies @everyone."""
 
 _counter = itertools.count(1)
 
@@ -95,13 +97,14 @@ class FakeMember:
     permissions: int
     joined_ms: int = field(default_factory=now_ms)
     nick: str | None = None
+    role_ids: list[int] = field(default_factory=list)
 
     def to_payload(self, *, with_permissions: bool = False) -> dict[str, Any]:
         """The guild member object (``permissions`` only in interaction payloads, as on Discord)."""
         data: dict[str, Any] = {
             "user": self.user.to_payload(),
             "nick": self.nick,
-            "roles": [],
+            "roles": [str(r) for r in self.role_ids],
             "joined_at": iso(self.joined_ms),
             "deaf": False,
             "mute": False,
@@ -116,11 +119,12 @@ class FakeMember:
 
 @dataclass
 class FakeGuild:
-    """A guild (server). ``members`` maps user id to member; the bot is a member too."""
+    """A guild (server). ``members`` maps user id to member; the bot is a member too, with its own role."""
 
     id: int
     name: str
     owner_id: int
+    bot_role_id: int = 0
     members: dict[int, FakeMember] = field(default_factory=dict)
     channel_ids: list[int] = field(default_factory=list)
 
@@ -156,6 +160,11 @@ class FakeChannel:
     created_ms: int = field(default_factory=now_ms)
 
     @property
+    def everyone_deny(self) -> int:
+        """Permission bits this channel denies @everyone (thread creation when threads are refused)."""
+        return 0 if self.allow_threads else THREAD_CREATE_PERMISSIONS
+
+    @property
     def is_thread(self) -> bool:
         """True for public and private threads."""
         return self.type in (PUBLIC_THREAD, PRIVATE_THREAD)
@@ -175,7 +184,9 @@ class FakeChannel:
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [
+                {"id": str(self.guild_id), "type": 0, "allow": "0", "deny": str(self.everyone_deny)}
+            ] if self.everyone_deny else [],
             "nsfw": False,
             "parent_id": str(self.parent_id) if self.parent_id else None,
             "topic": None,

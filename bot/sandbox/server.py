@@ -66,6 +66,8 @@ DEFAULT_PERMISSIONS = (
 """Add reactions, view channel, send messages, embed links, attach files, read history, use app
 commands, create public/private threads, send messages in threads: what @everyone has by default."""
 ALL_PERMISSIONS = (1 << 51) - 1
+BOT_PERMISSIONS = DEFAULT_PERMISSIONS | MANAGE_MESSAGES | MANAGE_THREADS
+"""The bot's role: what @everyone has plus Manage Messages and Manage Threads (not Administrator)."""
 
 JSON = dict[str, Any]
 
@@ -295,9 +297,9 @@ class FakeDiscord:
         """Creates a guild the bot is in (dispatches GUILD_CREATE if a bot is connected)."""
         gid = make_snowflake()
         owner = owner or self.add_user("owner")
-        guild = FakeGuild(id=gid, name=name, owner_id=owner.id)
+        guild = FakeGuild(id=gid, name=name, owner_id=owner.id, bot_role_id=make_snowflake())
         self.guilds[gid] = guild
-        guild.members[self.bot_user.id] = FakeMember(self.bot_user, gid, ALL_PERMISSIONS)
+        guild.members[self.bot_user.id] = FakeMember(self.bot_user, gid, BOT_PERMISSIONS, role_ids=[guild.bot_role_id])
         guild.members[owner.id] = FakeMember(owner, gid, ALL_PERMISSIONS)
         if self._session is not None:
             self._dispatch("GUILD_CREATE", self._guild_payload(guild))
@@ -750,7 +752,7 @@ class FakeDiscord:
             "token": token,
             "version": 1,
             "locale": "en-US",
-            "app_permissions": str(ALL_PERMISSIONS),
+            "app_permissions": str(BOT_PERMISSIONS & ~self._deny_of(channel) if channel.guild_id else ALL_PERMISSIONS),
             "entitlements": [],
             "entitlement_sku_ids": [],
             "attachment_size_limit": 8 * 1024 * 1024,
@@ -764,7 +766,8 @@ class FakeDiscord:
                            guild={"id": str(guild.id), "locale": "en-US", "features": []},
                            member=member.to_payload(with_permissions=True),
                            authorizing_integration_owners={"0": str(guild.id)})
-            payload["channel"]["permissions"] = str(ALL_PERMISSIONS if perms & ADMINISTRATOR else perms)
+            owner = perms & ADMINISTRATOR or user.id == guild.owner_id
+            payload["member"]["permissions"] = str(ALL_PERMISSIONS if owner else perms & ~self._deny_of(channel))
         else:
             payload.update(user=user.to_payload(), context=1,
                            authorizing_integration_owners={"0": str(self.bot_user.id)})
@@ -797,6 +800,11 @@ class FakeDiscord:
     def _changed(self) -> None:
         self._change.set()
 
+    def _deny_of(self, channel: FakeChannel) -> int:
+        """What a channel (or a thread's parent) denies @everyone."""
+        parent = self.channels.get(channel.parent_id or 0) if channel.is_thread else channel
+        return parent.everyone_deny if parent else 0
+
     def _channel_payload(self, channel: FakeChannel) -> JSON:
         recipient = self.users.get(channel.recipient_id or 0)
         return channel.to_payload(recipient)
@@ -809,11 +817,13 @@ class FakeDiscord:
         everyone = {"id": str(guild.id), "name": "@everyone", "permissions": str(DEFAULT_PERMISSIONS), "position": 0,
                     "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0, "icon": None,
                     "unicode_emoji": None}
+        bot_role = {**everyone, "id": str(guild.bot_role_id), "name": self.bot_user.name, "position": 1,
+                    "permissions": str(BOT_PERMISSIONS), "managed": True, "tags": {"bot_id": str(self.bot_user.id)}}
         return {
             "id": str(guild.id), "name": guild.name, "icon": None, "splash": None, "discovery_splash": None,
             "owner_id": str(guild.owner_id), "afk_channel_id": None, "afk_timeout": 300,
             "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
-            "roles": [everyone], "emojis": [], "stickers": [], "features": [], "mfa_level": 0,
+            "roles": [everyone, bot_role], "emojis": [], "stickers": [], "features": [], "mfa_level": 0,
             "system_channel_id": None, "system_channel_flags": 0, "rules_channel_id": None,
             "vanity_url_code": None, "description": None, "banner": None, "premium_tier": 0,
             "preferred_locale": "en-US", "public_updates_channel_id": None, "nsfw_level": 0,

@@ -89,3 +89,15 @@ async def test_wrong_token_is_refused(fake, world):
     with pointed_at(fake), pytest.raises(discord.LoginFailure):
         await client.login("not-the-bot-token")
     await client.close()
+
+
+async def test_channel_refusing_threads_shows_in_permissions(fake, world, bot):
+    """discord.py's own permission check agrees with the 403: no thread creation in the no-threads channel."""
+    guild = bot.get_guild(world.guild.id)
+    games, quiet = guild.get_channel(world.channel.id), guild.get_channel(world.no_threads.id)
+    assert games.permissions_for(guild.me).create_public_threads
+    assert not quiet.permissions_for(guild.me).create_public_threads
+    assert guild.me.guild_permissions.manage_threads and not guild.me.guild_permissions.administrator
+    result = await fake.slash(world.alice, world.no_threads, "ping")
+    seen = next(i for i in bot.seen if i.id == result.id)
+    assert not seen.app_permissions.create_public_threads and not seen.permissions.create_public_threads
