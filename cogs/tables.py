@@ -55,17 +55,44 @@ class TablesCog(commands.Cog):
         )
 
     @table.command(name="end")
-    @app_commands.describe(id="The table number shown on its message")
+    @app_commands.describe(id="The table number shown on its message (default: this thread's table)")
     @app_commands.default_permissions(manage_threads=True)
-    async def end(self, interaction: discord.Interaction, id: int) -> None:  # noqa: A002 - Discord option name
+    async def end(self, interaction: discord.Interaction, id: int | None = None) -> None:  # noqa: A002
         """End a table at once (moderators)."""
         try:
+            if id is None:
+                here = self.bot.tables.table_in(interaction.channel_id)
+                if here is None:
+                    raise TableError("Give the table number, or use this inside the table's thread.")
+                id = here.id  # noqa: A001
             table = await self.bot.tables.end(id)
         except TableError as exc:
             await interaction.response.send_message(str(exc), ephemeral=True)
             return
         await interaction.response.send_message(f"Table #{table.id} ({table.title}) was ended by "
                                                 f"{interaction.user.mention}.")
+
+    @table.command(name="kick")
+    @app_commands.describe(user="The player to remove")
+    async def kick(self, interaction: discord.Interaction, user: discord.User) -> None:
+        """Remove a player from this thread's table (host or moderators); a bot takes a running seat."""
+        try:
+            text = await self.bot.tables.kick(interaction, user.id)
+        except TableError as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True)
+            return
+        await interaction.response.send_message(text)
+
+    @table.command(name="host")
+    @app_commands.describe(user="The seated player who becomes the host")
+    async def host(self, interaction: discord.Interaction, user: discord.User) -> None:
+        """Hand the host role of this thread's table to another player (host or moderators)."""
+        try:
+            text = await self.bot.tables.hand_host(interaction, user.id)
+        except TableError as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True)
+            return
+        await interaction.response.send_message(text)
 
 
 async def setup(bot: ParlorBot) -> None:

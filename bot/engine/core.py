@@ -329,7 +329,9 @@ class Engine:
     def timeout_action(self, player: str) -> Action | None:
         """The action the table takes for *player* when their turn timer runs out, or ``None``.
 
-        The default is the first legal action; games override it with their rule text's choice.
+        ``None`` means the player has nothing they must do now (only optional moves, such as a
+        jump-in, or nothing at all), so no timer runs for them. The default is the first legal
+        action; games override it with their rule text's choice.
         """
         legal = self.legal_actions(player)
         return legal[0] if legal else None

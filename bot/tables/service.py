@@ -51,6 +51,8 @@ class TableService:
     ----------
     bot_delay_scale:
         Multiplies bots' reaction times (tests use a small value to play fast).
+    timer_scale:
+        Multiplies turn-timer durations (tests use a small value).
     """
 
     def __init__(self, bot: ParlorBot) -> None:
@@ -59,6 +61,7 @@ class TableService:
         self.uis: dict[str, GameUI] = {}
         self.engines: dict[str, tuple[Any, dict[str, Any]]] = {}
         self.bot_delay_scale = 1.0
+        self.timer_scale = 1.0
         self._closing = False
 
     # ------------------------------------------------------------------ set-up
@@ -255,6 +258,74 @@ class TableService:
     async def _save_seats(self, table: Table) -> None:
         await self.bot.storage.set_seats(table.id, [(s.player_id, s.user_id, s.bot_name) for s in table.seats])
 
+    def table_in(self, channel_id: int | None) -> Table | None:
+        """The live table whose thread (or channel, when it has no thread) is *channel_id*."""
+        return next((t for t in self.tables.values() if t.thread_id == channel_id and t.status in ("lobby", "running")),
+                    None)
+
+    async def kick(self, interaction: discord.Interaction, user_id: int) -> str:
+        """|coro|
+
+        Remove user *user_id* from the table of this thread (host or Manage Threads only). In the
+        lobby the seat is freed; in a running game a bot takes it over. Returns what happened.
+
+        Raises
+        ------
+        TableError
+            Not in a table's thread, not allowed, or that user is not seated.
+        """
+        table = self._moderated_table(interaction)
+        async with table.lock:
+            seat = table.seat_of_user(user_id)
+            if seat is None:
+                raise TableError("That user is not seated at this table.")
+            if user_id == table.host_id:
+                raise TableError("The host cannot be kicked; hand the host role to someone else first.")
+            if table.status == "lobby":
+                table.seats.remove(seat)
+                await self._save_seats(table)
+                table.version += 1
+                await self._edit_lobby(table)
+                return f"{seat.name} was removed from table #{table.id}."
+            await self._replace_with_bot(table, seat, "removed by the host")
+            return f"{seat.name} was removed from table #{table.id}; a bot plays their seat."
+
+    async def hand_host(self, interaction: discord.Interaction, user_id: int) -> str:
+        """|coro|
+
+        Make seated user *user_id* the host of the table of this thread.
+
+        Raises
+        ------
+        TableError
+            Not in a table's thread, not allowed, or that user is not seated.
+        """
+        table = self._moderated_table(interaction)
+        async with table.lock:
+            seat = table.seat_of_user(user_id)
+            if seat is None:
+                raise TableError("Only a seated player can become the host.")
+            table.host_id = user_id
+            await self.bot.storage.update_game(table.id, host_id=user_id)
+            if table.status == "lobby":
+                await self._edit_lobby(table)
+            return f"{seat.name} is now the host of table #{table.id}."
+
+    def _moderated_table(self, interaction: discord.Interaction) -> Table:
+        table = self.table_in(interaction.channel_id)
+        if table is None:
+            raise TableError("Use this inside the thread of a live table.")
+        if not self._is_host(table, interaction):
+            raise TableError("Only the host or a member with Manage Threads can do that.")
+        return table
+
+    async def _edit_lobby(self, table: Table) -> None:
+        if table.message_id is None:
+            return
+        channel = self.bot.get_channel(table.thread_id) or await self.bot.fetch_channel(table.thread_id)
+        await channel.get_partial_message(table.message_id).edit(  # type: ignore[union-attr]
+            content=self.lobby_text(table), view=lobby_view(table.id))
+
     async def end(self, table_id: int) -> Table:
         """|coro| End a table at once (``/table end``): it is cancelled and its tasks stopped.
 
@@ -337,6 +408,7 @@ class TableService:
             await interaction.response.edit_message(content=text, view=view)
             return
         action = legal[index]
+        table.timeouts.pop(player, None)
         outcome = await self.submit(table, player, action, _discord_ms(interaction), interaction=interaction)
         note = ""
         if not outcome.accepted:
@@ -426,7 +498,71 @@ class TableService:
         table.tasks.append(loop.create_task(self._redraw_loop(table), name=f"table-{table.id}-redraw"))
         for player in table.bots:
             table.tasks.append(loop.create_task(self._bot_loop(table, player), name=f"table-{table.id}-{player}"))
+        if self.uis[table.kind].turn_timer:
+            table.tasks.append(loop.create_task(self._timer_loop(table), name=f"table-{table.id}-timer"))
         table.dirty.set()
+
+    async def _timer_loop(self, table: Table) -> None:
+        """Turn timers: warn, then take the game's timeout action, then after N timeouts seat a bot.
+
+        Guarded by the state version: any change restarts the timer, so a stale timer never fires
+        on a new turn. Durations come from ``[tables]`` (seconds) times :attr:`timer_scale`.
+        """
+        cfg = self._cfg
+        while table.status == "running" and table.engine is not None:
+            changed, version = table.changed, table.version
+            engine = table.engine
+            waiting = [s for s in table.seats if not s.is_bot and engine.timeout_action(s.player_id) is not None]
+            if not waiting:
+                await changed.wait()
+                continue
+            phases = [(cfg.turn_timeout_seconds - cfg.turn_warning_seconds, True), (cfg.turn_warning_seconds, False)]
+            moved = False
+            for seconds, warn_after in phases:
+                try:
+                    await asyncio.wait_for(changed.wait(), timeout=max(0.0, seconds * self.timer_scale))
+                    moved = True
+                    break
+                except TimeoutError:
+                    if warn_after and cfg.turn_warning_seconds > 0:
+                        await self._say(table, " ".join(f"<@{s.user_id}>" for s in waiting)
+                                        + f" ⏰ {cfg.turn_warning_seconds} s left before the table moves for you.")
+            if moved:
+                continue
+            for seat in waiting:
+                if table.version != version or table.status != "running":
+                    break
+                action = engine.timeout_action(seat.player_id)
+                if action is None:
+                    continue
+                outcome = await self.submit(table, seat.player_id, action, int(time.time() * 1000))
+                if outcome.accepted:
+                    table.timeouts[seat.player_id] = table.timeouts.get(seat.player_id, 0) + 1
+                    if table.timeouts[seat.player_id] >= cfg.timeouts_before_bot:
+                        await self._replace_with_bot(table, seat, "timed out too often")
+
+    async def _replace_with_bot(self, table: Table, seat: Seat, why: str) -> None:
+        """Hand *seat* to the game's default bot (the player id stays, so the game goes on)."""
+        bots = self._bots(table.kind)
+        if not bots or seat.is_bot:
+            return
+        name = next(iter(bots))
+        who = seat.name
+        seat.bot_name, seat.user_id, seat.name = name, None, f"{who} (bot)"
+        await self._save_seats(table)
+        bot = bots[name](seat.player_id, random.Random(f"{table.seed}:{seat.player_id}:replacement"))
+        table.bots[seat.player_id] = bot
+        table.tasks.append(asyncio.get_running_loop().create_task(self._bot_loop(table, seat.player_id)))
+        table.notice = f"🤖 A bot took over {who}'s seat ({why})."
+        table.dirty.set()
+        await self._say(table, table.notice)
+
+    async def _say(self, table: Table, text: str) -> None:
+        try:
+            channel = self.bot.get_channel(table.thread_id) or await self.bot.fetch_channel(table.thread_id)
+            await channel.send(text[:2000])  # type: ignore[union-attr]
+        except discord.HTTPException:
+            log.warning("could not post to table %s", table.id, exc_info=True)
 
     def _stop_tasks(self, table: Table) -> None:
         for task in table.tasks:
@@ -463,9 +599,11 @@ class TableService:
                 await asyncio.sleep(wait)
             table.dirty.clear()
             last = time.monotonic()
+            if self._closing:
+                return
             try:
                 await self._redraw(table)
-            except discord.HTTPException:
+            except (discord.HTTPException, RuntimeError):
                 log.warning("redraw of table %s failed", table.id, exc_info=True)
             if table.status != "running":
                 return
@@ -546,9 +684,12 @@ class TableService:
         return restored
 
     async def shutdown(self) -> None:
-        """|coro| Stop every table's tasks (the state is already in storage)."""
+        """|coro| Stop every table's tasks and wait for them (the state is already in storage)."""
+        self._closing = True
+        tasks = [task for table in self.tables.values() for task in table.tasks]
         for table in self.tables.values():
             self._stop_tasks(table)
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _refuse(self, interaction: discord.Interaction, message: str) -> None:
         from bot.client import answer_error

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,7 +88,7 @@ class Table:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     notice: str = ""
     private_notes: dict[str, list[str]] = field(default_factory=dict)
-    tiebreak: random.Random = field(default_factory=random.Random)
+    timeouts: dict[str, int] = field(default_factory=dict)
 
     def seat_of_user(self, user_id: int) -> Seat | None:
         """The seat of Discord user *user_id*, or ``None``."""

@@ -40,19 +40,21 @@ def world(fake: FakeDiscord) -> World:
                  fake.add_user("carol", guild=guild))
 
 
-def parlor_config(fake: FakeDiscord, db: Path) -> Config:
+def parlor_config(fake: FakeDiscord, db: Path, tables: TablesConfig | None = None) -> Config:
     return Config(discord=DiscordConfig(token=fake.token, api_base=fake.api_base, gateway=fake.gateway_url),
                   database=DatabaseConfig(path=str(db)),
-                  tables=TablesConfig(redraw_interval_ms=200))
+                  tables=tables or TablesConfig(redraw_interval_ms=200))
 
 
 @contextlib.asynccontextmanager
-async def parlor(fake: FakeDiscord, db: Path, cogs: list[str] = COGS) -> AsyncIterator[ParlorBot]:
+async def parlor(fake: FakeDiscord, db: Path, cogs: list[str] = COGS, *, tables: TablesConfig | None = None,
+                 timer_scale: float = 1.0) -> AsyncIterator[ParlorBot]:
     """The production bot class with a temporary database, connected and with its commands synced."""
-    config = parlor_config(fake, db)
+    config = parlor_config(fake, db, tables)
     async with Storage.open(config.database.path) as storage:
         client = ParlorBot(config, storage, load_cogs=cogs)
         client.tables.bot_delay_scale = 0.02
+        client.tables.timer_scale = timer_scale
         async with running_bot(fake, client):
             await client.tree.sync()
             yield client

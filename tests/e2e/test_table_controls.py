@@ -1,0 +1,110 @@
+"""End to end: turn timers, kicking, handing the host role, rematch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.config import TablesConfig
+from bot.sandbox import FakeDiscord
+from tests.e2e.conftest import World, parlor
+from tests.e2e.test_tables import open_table
+
+
+async def test_turn_timer_warns_then_moves_then_seats_a_bot(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """A silent player is warned, the timeout action is taken for them, and after two timeouts a bot plays."""
+    tables = TablesConfig(redraw_interval_ms=200, turn_timeout_seconds=5, turn_warning_seconds=2,
+                          timeouts_before_bot=2)
+    async with parlor(fake, tmp_path / "p.db", tables=tables, timer_scale=0.1) as bot:
+        thread, lobby = await open_table(fake, world, tricks=3)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        await fake.wait_for(lambda: table.engine.is_over, timeout=20, what="the timers to finish the game")
+        texts = [m.content for m in fake.messages(thread)]
+        assert any("⏰" in t and f"<@{world.alice.id}>" in t or f"<@{world.bob.id}>" in t for t in texts)
+        assert any("A bot took over" in t for t in texts)
+        assert all(s.is_bot for s in table.seats), "both silent players were replaced after two timeouts"
+        actions = await bot.storage.actions(1)
+        assert len(actions) == 6 and all(a.discord_ts_ms is not None for a in actions)
+
+
+async def test_a_stale_timer_never_fires_on_a_new_turn(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """A move restarts the clock: the next player gets a full turn before their timeout action."""
+    import asyncio
+
+    tables = TablesConfig(redraw_interval_ms=200, turn_timeout_seconds=5, turn_warning_seconds=0,
+                          timeouts_before_bot=5)
+    async with parlor(fake, tmp_path / "p.db", tables=tables, timer_scale=0.2) as bot:  # 1 s turns
+        thread, lobby = await open_table(fake, world)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        await asyncio.sleep(0.6)
+        mover = world.alice if table.engine.view(None)["turn"] == f"u{world.alice.id}" else world.bob
+        board = (await fake.click(mover, lobby, "Open my hand")).message
+        await fake.click(mover, board, board.buttons[0].custom_id)
+        assert table.engine.action_count == 1
+        await asyncio.sleep(0.6)
+        assert table.engine.action_count == 1, "the first turn's timer fired on the second turn"
+        await fake.wait_for(lambda: table.engine.action_count == 2, timeout=5, what="the second turn's timeout")
+
+
+async def test_host_kicks_a_player_from_the_lobby(fake: FakeDiscord, world: World, bot) -> None:
+    """/table kick in the table's thread frees the seat and redraws the lobby."""
+    thread, lobby = await open_table(fake, world)
+    await fake.click(world.bob, lobby, "Join")
+    result = await fake.slash(world.alice, thread, "table kick", options={"user": world.bob})
+    assert "was removed" in result.content
+    await fake.wait_for(lambda: "bob" not in fake.message(lobby.id).content, timeout=5, what="the lobby redraw")
+
+
+async def test_only_the_host_may_kick(fake: FakeDiscord, world: World, bot) -> None:
+    """Bob cannot kick Alice: an ephemeral refusal."""
+    thread, lobby = await open_table(fake, world)
+    await fake.click(world.bob, lobby, "Join")
+    result = await fake.slash(world.bob, thread, "table kick", options={"user": world.alice})
+    assert result.ephemeral and "Only the host" in result.content
+
+
+async def test_kicked_player_in_a_running_game_is_replaced_by_a_bot(fake: FakeDiscord, world: World, bot) -> None:
+    """Kicking during a game hands the seat to a bot, which plays on."""
+    thread, lobby = await open_table(fake, world)
+    await fake.click(world.bob, lobby, "Join")
+    await fake.click(world.alice, lobby, "Start")
+    result = await fake.slash(world.alice, thread, "table kick", options={"user": world.bob})
+    assert "a bot plays their seat" in result.content
+    table = bot.tables.tables[1]
+    assert table.seat_of_player(f"u{world.bob.id}").is_bot
+
+
+async def test_host_hands_over_and_the_new_host_can_start(fake: FakeDiscord, world: World, bot) -> None:
+    """After /table host bob, Bob may start and Alice may not."""
+    thread, lobby = await open_table(fake, world)
+    await fake.click(world.bob, lobby, "Join")
+    result = await fake.slash(world.alice, thread, "table host", options={"user": world.bob})
+    assert "now the host" in result.content
+    refused = await fake.click(world.alice, lobby, "Start")
+    assert refused.ephemeral and "Only the host" in refused.content
+    started = await fake.click(world.bob, lobby, "Start")
+    assert not started.failed and not started.ephemeral
+
+
+async def test_rematch_opens_a_new_game_with_the_same_seats(fake: FakeDiscord, world: World, bot) -> None:
+    """Rematch after the end starts a new game with the same seats and options."""
+    thread, lobby = await open_table(fake, world, tricks=1)
+    await fake.click(world.alice, lobby, "Add bot")
+    await fake.click(world.alice, lobby, "Start")
+    table = bot.tables.tables[1]
+    if table.engine.view(None)["turn"] == f"u{world.alice.id}":
+        board = (await fake.click(world.alice, lobby, "Open my hand")).message
+        await fake.click(world.alice, board, board.buttons[0].custom_id)
+    await fake.wait_for(lambda: table.engine.is_over, timeout=5, what="the bot to finish")
+    if table.engine.view(None)["trick"] == [] and table.engine.action_count < 2:
+        board = (await fake.click(world.alice, lobby, "Open my hand")).message
+        await fake.click(world.alice, board, board.buttons[0].custom_id)
+    await fake.wait_for(lambda: "Rematch" in [b.label for b in fake.message(lobby.id).buttons], timeout=5)
+    result = await fake.click(world.alice, lobby, "Rematch")
+    assert not result.failed and "High card" in result.content
+    new = bot.tables.tables[2]
+    assert [s.player_id for s in new.seats] == [s.player_id for s in table.seats]
+    assert new.options == {"tricks": 1} and new.status == "running"
