@@ -218,6 +218,9 @@ class FakeDiscord:
         self.connection_count = 0
         self.edit_rate_limit: tuple[int, float] | None = None
         """``(edits, window_s)`` per channel enforced with 429s, or ``None`` (off, the default)."""
+        self.old_message_edit_cap: int | None = None
+        """Edits of messages older than 1 h allowed per channel before 30046, or ``None`` (no cap)."""
+        self._old_edits: dict[int, int] = {}
         self._faults: list[_Fault] = []
         self._slow: list[_Fault] = []
         self._session: _Session | None = None
@@ -485,6 +488,15 @@ class FakeDiscord:
     def enforce_edit_rate(self, edits: int = 5, window_s: float = 5.0) -> None:
         """Answers channel message edits beyond ``edits`` per ``window_s`` per channel with 429s."""
         self.edit_rate_limit = (edits, window_s)
+
+    def cap_old_message_edits(self, edits: int = 0) -> None:
+        """Refuses channel edits of messages older than 1 hour (fake clock) after ``edits`` of them per channel.
+
+        The refusal is Discord's 429 with code 30046 ("Maximum number of edits to messages older
+        than 1 hour reached") and no ``Via`` header, which discord.py raises as ``HTTPException``
+        instead of retrying. Combine with ``advance_clock(3601)`` to test re-posting old tables.
+        """
+        self.old_message_edit_cap = edits
 
     async def drop_gateway(self, code: int = 4000) -> None:
         """|coro| Closes the bot's gateway socket (close ``code``); the session stays resumable.
@@ -976,7 +988,7 @@ class FakeDiscord:
             response = await handler(request)
         except DiscordHTTPError as exc:
             self._record(method, path, exc.status)
-            if exc.status != 429:
+            if exc.status != 429 or exc.body.get("code"):
                 self.errors.append(f"{exc.status} {method} {path}: {json.dumps(exc.body)}")
             self._changed()
             return _json_response(exc.body, exc.status, exc.headers)
@@ -1374,6 +1386,12 @@ class FakeDiscord:
             if len(recent) >= limit:
                 retry = max(0.001, (recent[-limit] + window * 1000 - now) / 1000)
                 return self._too_many(round(retry, 3))
+        if self.old_message_edit_cap is not None and self.now_ms() - msg.created_ms > 3600 * 1000:
+            used = self._old_edits.get(msg.channel_id, 0)
+            if used >= self.old_message_edit_cap:
+                raise DiscordHTTPError(429, 30046, "Maximum number of edits to messages older than 1 hour reached. "
+                                       "Try again later.", extra={"retry_after": 60.0, "global": False})
+            self._old_edits[msg.channel_id] = used + 1
         return self._apply_edit(msg, body, "channel").to_payload()
 
     async def _delete_message(self, request: web.Request, body: JSON, cid: str, mid: str) -> None:

@@ -191,3 +191,15 @@ async def test_file_upload_becomes_attachment(fake, world, bot):
     assert [a["filename"] for a in stored.attachments] == ["game.txt"]
     assert stored.files["game.txt"] == b"abc"
     assert sent.attachments[0].filename == "game.txt" and sent.attachments[0].size == 3
+
+
+async def test_old_message_edit_cap_raises_30046(fake, world, bot):
+    """With the cap on, editing an hour-old message fails with 429 code 30046 (not retried by discord.py)."""
+    fake.cap_old_message_edits(0)
+    message = await bot.get_channel(world.channel.id).send("table")
+    await message.edit(content="fresh edit")
+    fake.advance_clock(3601)
+    with pytest.raises(discord.HTTPException) as caught:
+        await message.edit(content="stale edit")
+    assert caught.value.status == 429 and caught.value.code == 30046
+    assert fake.message(message.id).content == "fresh edit"
