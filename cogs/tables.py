@@ -1,14 +1,15 @@
-"""Shared commands and the persistent table components: /games, /help, /table end."""
+"""Shared commands and the persistent table components: /games, /rules, /help, /table end|kick|host."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import REGISTRY
+from bot.engine import REGISTRY, game_module
 from bot.tables import TableError
 from bot.tables.components import COMPONENTS
 
@@ -41,6 +42,13 @@ class TablesCog(commands.Cog):
             lines.append(f"**{engine.title or kind}** — {engine.min_players}–{engine.max_players} players · "
                          f"`/{kind} new`{playable}")
         await interaction.response.send_message("\n".join(lines) or "No games are installed.", ephemeral=True)
+
+    @app_commands.command(name="rules")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=[app_commands.Choice(name=e.title or k, value=k) for k, e in sorted(REGISTRY.items())])
+    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        """A short summary of a game's rules and its table options."""
+        await interaction.response.send_message(rules_text(game.value), ephemeral=True)
 
     @app_commands.command(name="help")
     async def help(self, interaction: discord.Interaction) -> None:
@@ -93,6 +101,18 @@ class TablesCog(commands.Cog):
             await interaction.response.send_message(str(exc), ephemeral=True)
             return
         await interaction.response.send_message(text)
+
+
+def rules_text(kind: str) -> str:
+    """The /rules answer for *kind*: the game package's ``RULES_SUMMARY`` and its options with defaults."""
+    module = game_module(kind)
+    engine = module.ENGINE
+    summary = getattr(module, "RULES_SUMMARY", None) or (module.__doc__ or "").strip().split("\n\n")[0]
+    options = ", ".join(f"`{f.name}` = {getattr(engine.Options(), f.name)!r}"
+                        for f in dataclasses.fields(engine.Options))
+    text = (f"**{engine.title or kind}** ({engine.min_players}–{engine.max_players} players)\n{summary}\n\n"
+            f"**Table options** (defaults): {options or 'none'}")
+    return text[:2000]
 
 
 async def setup(bot: ParlorBot) -> None:

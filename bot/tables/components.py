@@ -125,8 +125,9 @@ def lobby_view(table_id: int) -> discord.ui.View:
 
 
 def table_view(table_id: int, board_label: str) -> discord.ui.View:
-    """The running table's public button: open one's private board/hand."""
-    return _view([TableButton("board", table_id, board_label, discord.ButtonStyle.primary)])
+    """The running table's public buttons: open one's private board/hand, and leave the game."""
+    return _view([TableButton("board", table_id, board_label, discord.ButtonStyle.primary),
+                  TableButton("leave", table_id, "Leave game", discord.ButtonStyle.secondary)])
 
 
 def finished_view(table_id: int) -> discord.ui.View:

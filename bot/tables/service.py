@@ -176,6 +176,14 @@ class TableService:
                 if verb == "rematch":
                     await self._rematch(interaction, table)
                     return
+                if verb == "leave" and table.status == "running":
+                    seat = table.seat_of_user(interaction.user.id)
+                    if seat is None:
+                        raise TableError("You are not playing at this table.")
+                    await self._replace_with_bot(table, seat, "they left")
+                    await interaction.response.send_message("You left the game; a bot plays your seat.",
+                                                            ephemeral=True)
+                    return
                 if table.status != "lobby":
                     raise TableError("The lobby is closed: the game has started or was cancelled.")
                 await getattr(self, f"_lobby_{verb}")(interaction, table)

@@ -108,3 +108,27 @@ async def test_rematch_opens_a_new_game_with_the_same_seats(fake: FakeDiscord, w
     new = bot.tables.tables[2]
     assert [s.player_id for s in new.seats] == [s.player_id for s in table.seats]
     assert new.options == {"tricks": 1} and new.status == "running"
+
+
+async def test_leaving_a_running_game_hands_the_seat_to_a_bot(fake: FakeDiscord, world: World, bot) -> None:
+    """Leave game mid-game: an ephemeral confirmation, and a bot plays the seat to the end."""
+    thread, lobby = await open_table(fake, world, tricks=2)
+    await fake.click(world.bob, lobby, "Join")
+    await fake.click(world.alice, lobby, "Start")
+    left = await fake.click(world.bob, lobby, "Leave game")
+    assert left.ephemeral and "a bot plays your seat" in left.content
+    table = bot.tables.tables[1]
+    assert table.seat_of_player(f"u{world.bob.id}").is_bot
+
+
+async def test_rules_summarises_each_game_and_its_options(fake: FakeDiscord, world: World, bot) -> None:
+    """/rules game:<kind> answers ephemerally with the summary and every option's default."""
+    import dataclasses
+
+    from bot.engine import REGISTRY
+
+    for kind, engine in REGISTRY.items():
+        result = await fake.slash(world.alice, world.channel, "rules", options={"game": kind})
+        assert result.ephemeral and engine.title in result.content
+        for f in dataclasses.fields(engine.Options):
+            assert f"`{f.name}`" in result.content

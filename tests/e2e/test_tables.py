@@ -32,7 +32,7 @@ async def test_join_add_bot_and_start(fake: FakeDiscord, world: World, bot) -> N
     assert "(bot)" in fake.message(lobby.id).content
     started = await fake.click(world.alice, lobby, "Start")
     assert not started.failed
-    assert [b.label for b in fake.message(lobby.id).buttons] == ["Open my hand"]
+    assert [b.label for b in fake.message(lobby.id).buttons] == ["Open my hand", "Leave game"]
 
 
 async def test_non_host_start_is_refused_ephemerally(fake: FakeDiscord, world: World, bot) -> None:
