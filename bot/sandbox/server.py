@@ -47,6 +47,7 @@ from .models import (
     RequestRecord,
     make_snowflake,
     now_ms,
+    snowflake_time_ms,
     walk_components,
 )
 
@@ -128,6 +129,7 @@ class _Connection:
 @dataclass
 class _Session:
     id: str
+    shard: int = 0
     seq: int = 0
     conn: _Connection | None = None
     buffer: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=5000))
@@ -223,7 +225,11 @@ class FakeDiscord:
         self._old_edits: dict[int, int] = {}
         self._faults: list[_Fault] = []
         self._slow: list[_Fault] = []
-        self._session: _Session | None = None
+        self._sessions: dict[int, _Session] = {}
+        self.shard_count = 1
+        """The shard count of the bot's last IDENTIFY; guild ``g`` is served by shard ``(g >> 22) % shard_count``."""
+        self.recommended_shards = 1
+        """What ``GET /gateway/bot`` recommends (AutoShardedClient asks it when not told)."""
         self._resume_gate = asyncio.Event()
         self._resume_gate.set()
         self._ready = asyncio.Event()
@@ -296,16 +302,22 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ world building
 
-    def add_guild(self, name: str = "Test Guild", *, owner: FakeUser | None = None) -> FakeGuild:
-        """Creates a guild the bot is in (dispatches GUILD_CREATE if a bot is connected)."""
+    def add_guild(self, name: str = "Test Guild", *, owner: FakeUser | None = None,
+                  shard: tuple[int, int] | None = None) -> FakeGuild:
+        """Creates a guild the bot is in (dispatches GUILD_CREATE if a bot is connected).
+
+        ``shard=(shard_id, shard_count)`` picks an id that Discord's formula puts on that shard.
+        """
         gid = make_snowflake()
+        if shard is not None:
+            while (gid >> 22) % shard[1] != shard[0]:
+                gid = make_snowflake(snowflake_time_ms(gid) + 1)
         owner = owner or self.add_user("owner")
         guild = FakeGuild(id=gid, name=name, owner_id=owner.id, bot_role_id=make_snowflake())
         self.guilds[gid] = guild
         guild.members[self.bot_user.id] = FakeMember(self.bot_user, gid, BOT_PERMISSIONS, role_ids=[guild.bot_role_id])
         guild.members[owner.id] = FakeMember(owner, gid, ALL_PERMISSIONS)
-        if self._session is not None:
-            self._dispatch("GUILD_CREATE", self._guild_payload(guild))
+        self._dispatch("GUILD_CREATE", self._guild_payload(guild))
         return guild
 
     def add_channel(self, guild: FakeGuild, name: str = "general", *, allow_threads: bool = True) -> FakeChannel:
@@ -317,8 +329,7 @@ class FakeDiscord:
                               allow_threads=allow_threads, position=len(guild.channel_ids))
         self.channels[channel.id] = channel
         guild.channel_ids.append(channel.id)
-        if self._session is not None:
-            self._dispatch("CHANNEL_CREATE", channel.to_payload())
+        self._dispatch("CHANNEL_CREATE", channel.to_payload())
         return channel
 
     def add_user(self, name: str, *, guild: FakeGuild | None = None, permissions: int | None = None,
@@ -348,8 +359,7 @@ class FakeDiscord:
         perms |= ADMINISTRATOR if administrator else 0
         member = FakeMember(user, guild.id, perms)
         guild.members[user.id] = member
-        if self._session is not None:
-            self._dispatch("GUILD_MEMBER_ADD", {**member.to_payload(), "guild_id": str(guild.id)})
+        self._dispatch("GUILD_MEMBER_ADD", {**member.to_payload(), "guild_id": str(guild.id)})
         return member
 
     def open_dm(self, user: FakeUser) -> FakeChannel:
@@ -465,8 +475,12 @@ class FakeDiscord:
 
     @property
     def connected(self) -> bool:
-        """True while a bot's gateway connection is attached to a session."""
-        return self._session is not None and self._session.conn is not None
+        """True while every shard's session has a gateway connection attached."""
+        return bool(self._sessions) and all(s.conn is not None for s in self._sessions.values())
+
+    def shard_of(self, guild_id: int | None) -> int:
+        """The shard that serves a guild (DMs: shard 0), by Discord's formula."""
+        return (guild_id >> 22) % self.shard_count if guild_id else 0
 
     # ------------------------------------------------------------------ fault injection
 
@@ -498,20 +512,26 @@ class FakeDiscord:
         """
         self.old_message_edit_cap = edits
 
-    async def drop_gateway(self, code: int = 4000) -> None:
-        """|coro| Closes the bot's gateway socket (close ``code``); the session stays resumable.
+    def _shard_session(self, shard: int) -> _Session:
+        session = self._sessions.get(shard)
+        if session is None or session.conn is None:
+            raise RuntimeError(f"no gateway connection for shard {shard}")
+        return session
+
+    async def drop_gateway(self, code: int = 4000, *, shard: int = 0) -> None:
+        """|coro| Closes a shard's gateway socket (close ``code``); the session stays resumable.
 
         Dispatches made after this call and before the bot RESUMEs are buffered and replayed on
         RESUME from the bot's last seq.
         """
-        session = self._session
+        session = self._sessions.get(shard)
         if session is None or session.conn is None:
             raise RuntimeError("no gateway connection to drop")
         conn, session.conn = session.conn, None
         await conn.ws.close(code=code)
 
     @contextlib.asynccontextmanager
-    async def gateway_down(self, code: int = 4000) -> AsyncIterator[None]:
+    async def gateway_down(self, code: int = 4000, *, shard: int = 0) -> AsyncIterator[None]:
         """|coro| ``async with fake.gateway_down(): ...`` keeps the gateway away for the block.
 
         Drops the connection on entry (as ``drop_gateway``) and holds any RESUME until the block
@@ -520,20 +540,20 @@ class FakeDiscord:
         """
         self._resume_gate.clear()
         try:
-            await self.drop_gateway(code)
+            await self.drop_gateway(code, shard=shard)
             yield
         finally:
             self._resume_gate.set()
 
-    async def request_reconnect(self) -> None:
-        """|coro| Sends op 7 RECONNECT; discord.py closes and RESUMEs."""
-        self._send_op(7, None)
+    async def request_reconnect(self, *, shard: int = 0) -> None:
+        """|coro| Sends op 7 RECONNECT to a shard; discord.py closes and RESUMEs."""
+        self._send_op(self._shard_session(shard), 7, None)
 
-    async def invalidate_session(self, resumable: bool = False) -> None:
+    async def invalidate_session(self, resumable: bool = False, *, shard: int = 0) -> None:
         """|coro| Sends op 9 INVALID_SESSION; with ``resumable=False`` the bot must IDENTIFY anew."""
-        self._send_op(9, resumable)
-        if not resumable and self._session is not None:
-            self._session = None
+        self._send_op(self._shard_session(shard), 9, resumable)
+        if not resumable:
+            del self._sessions[shard]
             self._ready.clear()
 
     # ------------------------------------------------------------------ interactions (the users' side)
@@ -745,8 +765,8 @@ class FakeDiscord:
     async def _send_interaction(self, itype: int, user: FakeUser, channel: FakeChannel, data: JSON, *,
                                 message: FakeMessage | None = None, created_at_ms: int | None,
                                 wait: bool) -> InteractionResult:
-        if self._session is None:
-            raise RuntimeError("no bot is connected to the fake gateway")
+        if self.shard_of(channel.guild_id) not in self._sessions:
+            raise RuntimeError(f"no bot session serves shard {self.shard_of(channel.guild_id)} of the fake gateway")
         loop = asyncio.get_running_loop()
         iid = make_snowflake(created_at_ms if created_at_ms is not None else self.now_ms())
         token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48)
@@ -850,9 +870,15 @@ class FakeDiscord:
             return
         self.gateway_log.append(GatewayFrame(conn, direction, frame.get("op", -1), frame.get("t"), frame.get("s")))
 
-    def _dispatch(self, event: str, data: Any) -> None:
-        """Sends a DISPATCH (op 0) to the bot's session, buffering it for RESUME replay."""
-        session = self._session
+    def _dispatch(self, event: str, data: Any, *, session: _Session | None = None) -> None:
+        """Sends a DISPATCH (op 0), buffering it for RESUME replay.
+
+        It goes to ``session`` if given, else to the session of the shard serving the guild the
+        event is about (``guild_id``, or ``id`` for GUILD_CREATE); nowhere if no bot serves it.
+        """
+        if session is None:
+            raw = data.get("id") if event == "GUILD_CREATE" else data.get("guild_id")
+            session = self._sessions.get(self.shard_of(int(raw) if raw else None))
         if session is None:
             return
         session.seq += 1
@@ -864,10 +890,8 @@ class FakeDiscord:
             session.conn.queue.put_nowait(text)
         self._changed()
 
-    def _send_op(self, op: int, data: Any) -> None:
-        session = self._session
-        if session is None or session.conn is None:
-            raise RuntimeError("no gateway connection")
+    def _send_op(self, session: _Session, op: int, data: Any) -> None:
+        assert session.conn is not None  # noqa: S101 - checked by _shard_session
         frame = {"op": op, "d": data, "s": None, "t": None}
         self._log_frame(session.conn.number, "out", frame)
         session.conn.queue.put_nowait(json.dumps(frame))
@@ -898,9 +922,9 @@ class FakeDiscord:
                 await self._on_frame(conn, frame)
         finally:
             self._sockets.discard(ws)
-            session = self._session
-            if session is not None and session.conn is conn:
-                session.conn = None
+            for session in self._sessions.values():
+                if session.conn is conn:
+                    session.conn = None
             await asyncio.sleep(0)
             writer.cancel()
             self._writers.discard(writer)
@@ -916,30 +940,36 @@ class FakeDiscord:
                 await conn.ws.close(code=4004, message=b"Authentication failed.")
                 return
             self.identify_count += 1
-            self._session = session = _Session(id=secrets.token_hex(16))
+            shard, count = data.get("shard") or (0, 1)
+            if count != self.shard_count:
+                self._sessions.clear()
+                self.shard_count = count
+            self._sessions[shard] = session = _Session(id=secrets.token_hex(16), shard=shard)
             session.conn = conn
             self._ready.clear()
+            mine = [g for g in self.guilds if self.shard_of(g) == shard]
             ready = {
                 "v": 10, "user": self.bot_user.to_payload(), "session_id": session.id,
                 "resume_gateway_url": self.gateway_url, "session_type": "normal",
-                "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+                "guilds": [{"id": str(g), "unavailable": True} for g in mine],
                 "application": {"id": str(self.application_id), "flags": 0},
                 "private_channels": [], "relationships": [], "presences": [], "user_settings": {},
                 "geo_ordered_rtc_regions": [], "guild_join_requests": [],
             }
             if data.get("shard"):
                 ready["shard"] = data["shard"]
-            self._dispatch("READY", ready)
-            for guild in self.guilds.values():
-                self._dispatch("GUILD_CREATE", self._guild_payload(guild))
-            self._ready.set()
+            self._dispatch("READY", ready, session=session)
+            for gid in mine:
+                self._dispatch("GUILD_CREATE", self._guild_payload(self.guilds[gid]), session=session)
+            if all(i in self._sessions for i in range(count)):
+                self._ready.set()
         elif op == 6:
             await self._resume_gate.wait()
-            session = self._session
+            session = next((x for x in self._sessions.values() if x.id == data.get("session_id")), None)
             if data.get("token") != self.token:
                 await conn.ws.close(code=4004, message=b"Authentication failed.")
                 return
-            if session is None or data.get("session_id") != session.id:
+            if session is None:
                 conn.queue.put_nowait(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
                 return
             self.resume_count += 1
@@ -954,12 +984,12 @@ class FakeDiscord:
                     self._log_frame(conn.number, "out", json.loads(text))
                     conn.queue.put_nowait(text)
             session.conn = conn
-            self._dispatch("RESUMED", {})
+            self._dispatch("RESUMED", {}, session=session)
         elif op == 8:
             gid = int(data.get("guild_id", 0)) if isinstance(data.get("guild_id"), str | int) else 0
             guild = self.guilds.get(gid)
             if guild is not None:
-                self._dispatch("GUILD_MEMBERS_CHUNK", {
+                self._dispatch("GUILD_MEMBERS_CHUNK", {  # routed to the guild's shard by guild_id
                     "guild_id": str(gid), "members": [m.to_payload() for m in guild.members.values()],
                     "chunk_index": 0, "chunk_count": 1, "nonce": data.get("nonce"),
                 })
@@ -1120,7 +1150,7 @@ class FakeDiscord:
         }
 
     async def _get_gateway(self, request: web.Request, body: JSON) -> JSON:
-        return {"url": self.gateway_url, "shards": 1,
+        return {"url": self.gateway_url, "shards": self.recommended_shards,
                 "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}}
 
     async def _put_commands(self, request: web.Request, body: Any, app_id: str, guild_id: str | None = None) -> Any:

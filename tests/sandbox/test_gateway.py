@@ -101,3 +101,35 @@ async def test_channel_refusing_threads_shows_in_permissions(fake, world, bot):
     result = await fake.slash(world.alice, world.no_threads, "ping")
     seen = next(i for i in bot.seen if i.id == result.id)
     assert not seen.app_permissions.create_public_threads and not seen.permissions.create_public_threads
+
+
+class ShardedPingBot(discord.AutoShardedClient):
+    """An AutoShardedClient with one /ping command (and no 5 s wait between shard IDENTIFYs)."""
+
+    def __init__(self) -> None:
+        super().__init__(intents=discord.Intents.default(), shard_count=2)
+        self.tree = discord.app_commands.CommandTree(self)
+
+        @self.tree.command(name="ping", description="Pong with the shard")
+        async def ping(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message(f"pong from shard {interaction.guild.shard_id}")
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        return None
+
+
+async def test_sharded_bot_gets_each_guild_on_its_shard(fake):
+    """With two shards each guild arrives on shard (id >> 22) % 2 and its interactions go there."""
+    guilds = [fake.add_guild(f"G{n}", shard=(n, 2)) for n in range(2)]
+    channels = [fake.add_channel(g, "games") for g in guilds]
+    alice = fake.add_user("alice")
+    for g in guilds:
+        fake.add_member(g, alice)
+    client = ShardedPingBot()
+    async with running_bot(fake, client):
+        await client.tree.sync()
+        assert fake.identify_count == 2 and fake.shard_count == 2
+        for n, channel in enumerate(channels):
+            assert client.get_guild(guilds[n].id).shard_id == n
+            result = await fake.slash(alice, channel, "ping")
+            assert result.content == f"pong from shard {n}"
