@@ -66,6 +66,10 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX games_thread ON games(thread_id);
     """,
+    # 3: table settings that are not engine options (e.g. a table's own race window).
+    """
+    ALTER TABLE games ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -40,6 +40,7 @@ class GameRow:
     created_at: int
     updated_at: int
     finished_at: int | None
+    settings: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,13 +129,18 @@ class Storage:
 
     async def create_game(self, kind: str, *, seed: int, options: dict[str, Any] | None = None,
                           guild_id: int | None = None, channel_id: int | None = None,
-                          thread_id: int | None = None, host_id: int | None = None) -> int:
-        """|coro| Create a game in the ``lobby`` status; returns its id."""
+                          thread_id: int | None = None, host_id: int | None = None,
+                          settings: dict[str, Any] | None = None) -> int:
+        """|coro| Create a game in the ``lobby`` status; returns its id.
+
+        *options* are the engine's options; *settings* the table's own (e.g. ``race_window_ms``).
+        """
         now = self.clock()
         cur = await self.db.execute(
             "INSERT INTO games (kind, guild_id, channel_id, thread_id, host_id, options, seed, status,"
-            " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?)",
-            (kind, guild_id, channel_id, thread_id, host_id, json.dumps(options or {}), seed, now, now),
+            " created_at, updated_at, settings) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+            (kind, guild_id, channel_id, thread_id, host_id, json.dumps(options or {}), seed, now, now,
+             json.dumps(settings or {})),
         )
         await self.db.commit()
         return int(cur.lastrowid)
@@ -273,7 +279,7 @@ class Storage:
 def _game(r: aiosqlite.Row) -> GameRow:
     return GameRow(r["id"], r["kind"], r["guild_id"], r["channel_id"], r["thread_id"], r["message_id"], r["host_id"],
                    json.loads(r["options"]), r["seed"], r["status"], r["created_at"], r["updated_at"],
-                   r["finished_at"])
+                   r["finished_at"], json.loads(r["settings"]))
 
 
 class _Opener:

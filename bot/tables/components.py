@@ -1,10 +1,15 @@
 """Persistent buttons of every table, as :class:`discord.ui.DynamicItem` classes.
 
-Custom ids are a small wire format, ``parlor:<verb>:<table>[:v<version>:<index>]``, at most 100
-characters, parsed only in ``from_custom_id`` and registered in ``setup_hook`` (through the tables
-cog), so buttons keep working after a restart. Move buttons carry the table's state version and
-the index of the move in the player's legal actions at that version — never a card: a custom id
-must not reveal a hidden card.
+Custom ids are a small wire format, at most 100 characters, parsed only in ``from_custom_id`` and
+registered in ``setup_hook`` (through the tables cog), so buttons keep working after a restart:
+
+* ``parlor:<verb>:<table>`` — lobby controls, "Open my hand", "Leave game", "Rematch";
+* ``parlor:move:<table>:v<version>:<token>`` — a private board button; the version lets the table
+  answer a stale board with a fresh one;
+* ``parlor:pub:<table>:<token>`` — a game's own public button (Ready, End hand).
+
+Tokens are the game UI's (``a3``: legal action 3; ``c:wood``: the Wood pile's card) and never
+name a hidden card.
 """
 
 from __future__ import annotations
@@ -15,10 +20,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.tables.ui import TOKEN_PATTERN, BoardButton
+
 if TYPE_CHECKING:
     from bot.tables.service import TableService
 
-__all__ = ["TableButton", "MoveButton", "lobby_view", "table_view", "board_view", "finished_view", "COMPONENTS"]
+__all__ = ["TableButton", "MoveButton", "PublicButton", "lobby_view", "table_view", "board_view", "finished_view",
+           "COMPONENTS"]
 
 log = logging.getLogger("parlor.tables")
 
@@ -78,8 +86,8 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"parlor:move:(?P<table>\d+):v(?P<ver>\d+):(?P<index>\d+)"):
-    """One legal move on a player's ephemeral board.
+                 template=r"parlor:move:(?P<table>\d+):v(?P<ver>\d+):(?P<token>" + TOKEN_PATTERN + ")"):
+    """A button on a player's ephemeral board.
 
     Parameters
     ----------
@@ -87,28 +95,50 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         The table's id.
     version:
         The table's state version when the board was drawn.
-    index:
-        The move's index in the player's legal actions at that version.
+    token:
+        What the click means to the game's :class:`~bot.tables.ui.GameUI` (never a hidden card).
     """
 
-    def __init__(self, table_id: int, version: int, index: int, label: str = "move",
-                 style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
-        self.table_id, self.version, self.index = table_id, version, index
-        super().__init__(discord.ui.Button(label=label[:80], style=style,
-                                           custom_id=f"parlor:move:{table_id}:v{version}:{index}"))
+    def __init__(self, table_id: int, version: int, token: str, label: str = "move",
+                 style: discord.ButtonStyle = discord.ButtonStyle.primary, disabled: bool = False,
+                 row: int | None = None) -> None:
+        self.table_id, self.version, self.token = table_id, version, token
+        super().__init__(discord.ui.Button(label=label[:80], style=style, disabled=disabled, row=row,
+                                           custom_id=f"parlor:move:{table_id}:v{version}:{token}"))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
                              match: re.Match[str], /) -> MoveButton:
         """Rebuild the button from its custom id (parse only)."""
-        return cls(int(match["table"]), int(match["ver"]), int(match["index"]), item.label or "move", item.style)
+        return cls(int(match["table"]), int(match["ver"]), match["token"], item.label or "move", item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Hand the move to the table service."""
-        await _guarded(interaction, _service(interaction).on_move, self.table_id, self.version, self.index)
+        """Hand the click to the table service."""
+        await _guarded(interaction, _service(interaction).on_move, self.table_id, self.version, self.token)
 
 
-COMPONENTS = (TableButton, MoveButton)
+class PublicButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"parlor:pub:(?P<table>\d+):(?P<token>" + TOKEN_PATTERN + ")"):
+    """A game-specific button on the public table message (e.g. Ready, End hand)."""
+
+    def __init__(self, table_id: int, token: str, label: str = "?",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False) -> None:
+        self.table_id, self.token = table_id, token
+        super().__init__(discord.ui.Button(label=label[:80], style=style, disabled=disabled,
+                                           custom_id=f"parlor:pub:{table_id}:{token}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str], /) -> PublicButton:
+        """Rebuild the button from its custom id (parse only)."""
+        return cls(int(match["table"]), match["token"], item.label or "?", item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the table service."""
+        await _guarded(interaction, _service(interaction).on_public, self.table_id, self.token)
+
+
+COMPONENTS = (TableButton, MoveButton, PublicButton)
 """Every DynamicItem class to register with ``bot.add_dynamic_items``."""
 
 
@@ -124,10 +154,16 @@ def lobby_view(table_id: int) -> discord.ui.View:
     return _view([TableButton(verb, table_id, label, style) for verb, (label, style) in LOBBY_VERBS.items()])
 
 
-def table_view(table_id: int, board_label: str) -> discord.ui.View:
-    """The running table's public buttons: open one's private board/hand, and leave the game."""
-    return _view([TableButton("board", table_id, board_label, discord.ButtonStyle.primary),
-                  TableButton("leave", table_id, "Leave game", discord.ButtonStyle.secondary)])
+STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonStyle.secondary,
+          "success": discord.ButtonStyle.success, "danger": discord.ButtonStyle.danger}
+
+
+def table_view(table_id: int, board_label: str, extra: list[BoardButton] | None = None) -> discord.ui.View:
+    """The running table's public buttons: open one's private board/hand, leave, and the game's own."""
+    items: list[discord.ui.Item[Any]] = [TableButton("board", table_id, board_label, discord.ButtonStyle.primary)]
+    items += [PublicButton(table_id, b.token, b.label, STYLES[b.style], b.disabled) for b in (extra or [])[:3]]
+    items.append(TableButton("leave", table_id, "Leave game", discord.ButtonStyle.secondary))
+    return _view(items)
 
 
 def finished_view(table_id: int) -> discord.ui.View:
@@ -135,6 +171,7 @@ def finished_view(table_id: int) -> discord.ui.View:
     return _view([TableButton("rematch", table_id, "Rematch", discord.ButtonStyle.success)])
 
 
-def board_view(table_id: int, version: int, labels: list[str]) -> discord.ui.View:
-    """A private board: one button per legal move (at most 25, Discord's limit of 5 rows × 5)."""
-    return _view([MoveButton(table_id, version, i, label) for i, label in enumerate(labels[:25])])
+def board_view(table_id: int, version: int, buttons: list[BoardButton]) -> discord.ui.View:
+    """A private board's buttons (at most 25, Discord's limit of 5 rows × 5)."""
+    return _view([MoveButton(table_id, version, b.token, b.label, STYLES[b.style], b.disabled, b.row)
+                  for b in buttons[:25]])

@@ -62,6 +62,8 @@ class Outcome:
         By how many milliseconds (Discord timestamps) the winner was earlier.
     events:
         The engine events of an accepted claim.
+    beat:
+        For the accepted claim of a race, the players it beat and by how many ms.
     """
 
     accepted: bool
@@ -69,6 +71,7 @@ class Outcome:
     beaten_by: str | None = None
     margin_ms: int | None = None
     events: list[Any] = field(default_factory=list)
+    beat: list[tuple[str, int]] = field(default_factory=list)
 
 
 @dataclass

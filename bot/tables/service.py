@@ -101,11 +101,13 @@ class TableService:
 
     # ------------------------------------------------------------------ lobby
 
-    async def open(self, kind: str, interaction: discord.Interaction, options: dict[str, Any]) -> Table:
+    async def open(self, kind: str, interaction: discord.Interaction, options: dict[str, Any],
+                   settings: dict[str, Any] | None = None) -> Table:
         """|coro|
 
         Open a table of *kind* for the user of *interaction* in a new thread of its channel (in
-        the channel itself where threads are not allowed) and post the lobby.
+        the channel itself where threads are not allowed) and post the lobby. *options* are the
+        engine's; *settings* the table's own (``race_window_ms``).
 
         Raises
         ------
@@ -124,8 +126,10 @@ class TableService:
             if t.channel_id == channel.id and t.status in ("lobby", "running") and t.seat_of_user(interaction.user.id):
                 raise TableError(f"You already sit at table #{t.id} in this channel; leave it first.")
         seed = random.SystemRandom().randrange(2**31)
+        settings = dict(settings or {})
         game_id = await self.bot.storage.create_game(kind, seed=seed, options=options, guild_id=interaction.guild_id,
-                                                     channel_id=channel.id, host_id=interaction.user.id)
+                                                     channel_id=channel.id, host_id=interaction.user.id,
+                                                     settings=settings)
         title = engine_cls.title or kind
         thread: discord.abc.Messageable = channel
         if isinstance(channel, discord.TextChannel):
@@ -136,7 +140,7 @@ class TableService:
                 log.info("threads not allowed in %s; table %s stays in the channel", channel.id, game_id)
         table = Table(id=game_id, kind=kind, title=title, guild_id=interaction.guild_id, channel_id=channel.id,
                       thread_id=thread.id, host_id=interaction.user.id, options=options, seed=seed,  # type: ignore[attr-defined]
-                      min_players=engine_cls.min_players, max_players=engine_cls.max_players)
+                      min_players=engine_cls.min_players, max_players=engine_cls.max_players, settings=settings)
         table.seats.append(Seat(f"u{interaction.user.id}", interaction.user.id, None, interaction.user.display_name))
         self.tables[game_id] = table
         await self.bot.storage.update_game(game_id, thread_id=table.thread_id)
@@ -248,7 +252,7 @@ class TableService:
         await self.bot.storage.update_game(table.id, status="running")
         self._start_engine(table)
         await interaction.response.edit_message(content=self.public_text(table),
-                                                view=table_view(table.id, self.uis[table.kind].board_label))
+                                                view=self._table_view(table))
         table.message_posted_ms = _now_ms()
         self._start_tasks(table)
 
@@ -358,11 +362,17 @@ class TableService:
                 "actions": actions or []}
         table.engine = engine_cls.replay(log_)
         table.status = "running"
-        table.arbiter = RaceArbiter(self._cfg.race_window_ms, self._cfg.race_tie_ms, random.Random(table.seed))
+        table.arbiter = RaceArbiter(table.settings.get("race_window_ms", self._cfg.race_window_ms),
+                                    self._cfg.race_tie_ms, random.Random(table.seed))
+        table.last_event_ms["start"] = _now_ms()
         bots = self._bots(table.kind)
         table.bots = {s.player_id: bots[s.bot_name](s.player_id, random.Random(f"{table.seed}:{s.player_id}"))
                       for s in table.seats if s.is_bot and s.bot_name in bots}
         table.bump()
+
+    def _table_view(self, table: Table) -> discord.ui.View:
+        ui = self.uis[table.kind]
+        return table_view(table.id, ui.board_label, ui.public_buttons(table))
 
     def public_text(self, table: Table) -> str:
         """The public table message for the current state (≤ 2000 characters)."""
@@ -374,29 +384,29 @@ class TableService:
             text = f"{table.notice}\n{text}"
         return text[:2000]
 
-    def board(self, table: Table, player: str, note: str = "") -> tuple[str, discord.ui.View | None]:
-        """The private board of *player*: text and one button per legal move."""
+    def board(self, table: Table, player: str, note: str = "",
+              selection: str | None = None) -> tuple[str, discord.ui.View | None]:
+        """The private board of *player* (text and view), with an optional *note* on top."""
         ui = self.uis[table.kind]
         assert table.engine is not None
         if table.engine.is_over:
             return (f"{note}\nThe game is over.".strip(), None)
         notes = table.private_notes.get(player, [])[-3:]
-        text = "\n".join(x for x in [note, *notes, ui.private_text(table, player)] if x)[:2000]
-        legal = table.engine.legal_actions(player)
-        labels = [ui.action_label(table, player, a) for a in legal]
-        return text, (board_view(table.id, table.version, labels) if labels else None)
+        board = ui.board(table, player, selection)
+        text = "\n".join(x for x in [note, *notes, board.text] if x)[:2000]
+        return text, (board_view(table.id, table.version, board.buttons) if board.buttons else None)
 
     async def _send_board(self, interaction: discord.Interaction, table: Table) -> None:
         seat = table.seat_of_user(interaction.user.id)
         if table.engine is None:
             raise TableError("The game has not started yet.")
-        if seat is None:
+        if seat is None or seat.is_bot:
             raise TableError("You are not playing at this table; you can watch the table message.")
         text, view = self.board(table, seat.player_id)
         await interaction.response.send_message(text, view=view or discord.utils.MISSING, ephemeral=True)
 
-    async def on_move(self, interaction: discord.Interaction, table_id: int, version: int, index: int) -> None:
-        """|coro| A move button on a private board: the one path every human move takes."""
+    async def on_move(self, interaction: discord.Interaction, table_id: int, version: int, token: str) -> None:
+        """|coro| A button on a private board: the one path every human move takes."""
         table = self.tables.get(table_id)
         if table is None or table.engine is None:
             await self._refuse(interaction, "This table is not running any more.")
@@ -410,25 +420,56 @@ class TableService:
             text, view = self.board(table, player, "The table moved on — here is your fresh board.")
             await interaction.response.edit_message(content=text, view=view)
             return
-        legal = table.engine.legal_actions(player)
-        if index >= len(legal):
-            text, view = self.board(table, player, "That move is no longer available.")
+        try:
+            click = self.uis[table.kind].on_board_click(table, player, token)
+        except TableError as exc:
+            text, view = self.board(table, player, str(exc))
             await interaction.response.edit_message(content=text, view=view)
             return
-        action = legal[index]
+        if click.action is None:
+            text, view = self.board(table, player, click.note, click.selection)
+            await interaction.response.edit_message(content=text, view=view)
+            return
         table.timeouts.pop(player, None)
-        outcome = await self.submit(table, player, action, _discord_ms(interaction), interaction=interaction)
-        note = ""
-        if not outcome.accepted:
-            note = f"Refused: {outcome.reason}"
-            if outcome.beaten_by:
-                note += (f" — {table.display_name(outcome.beaten_by)} got there first"
-                         f" by {outcome.margin_ms} ms.")
-        text, view = self.board(table, player, note)
+        outcome = await self.submit(table, player, click.action, _discord_ms(interaction), interaction=interaction)
+        text, view = self.board(table, player, self._outcome_note(table, outcome, click.note))
         if interaction.response.is_done():
             await interaction.edit_original_response(content=text, view=view)
         else:
             await interaction.response.edit_message(content=text, view=view)
+
+    def _outcome_note(self, table: Table, outcome: Outcome, note: str = "") -> str:
+        if outcome.accepted:
+            lines = [note] if note else []
+            for loser, margin in outcome.beat:
+                lines.append(f"⚡ You got there first — ahead of {table.display_name(loser)} by {margin} ms.")
+            return "\n".join(lines)
+        text = f"Refused: {outcome.reason}"
+        if outcome.beaten_by:
+            text += f" — {table.display_name(outcome.beaten_by)} got there first by {outcome.margin_ms} ms."
+        return text
+
+    async def on_public(self, interaction: discord.Interaction, table_id: int, token: str) -> None:
+        """|coro| A game's own button on the public table message (Ready, End hand, …)."""
+        table = self.tables.get(table_id)
+        if table is None or table.engine is None or table.status != "running":
+            await self._refuse(interaction, "This table is not running any more.")
+            return
+        seat = table.seat_of_user(interaction.user.id)
+        if seat is None:
+            await self._refuse(interaction, "You are not playing at this table.")
+            return
+        try:
+            action = self.uis[table.kind].on_public_click(table, seat.player_id, token,
+                                                          is_host=self._is_host(table, interaction))
+        except TableError as exc:
+            await self._refuse(interaction, str(exc))
+            return
+        outcome = await self.submit(table, seat.player_id, action, _discord_ms(interaction))
+        if outcome.accepted:
+            await interaction.response.send_message("Done.", ephemeral=True)
+        else:
+            await self._refuse(interaction, f"Refused: {outcome.reason}")
 
     async def submit(self, table: Table, player: str, action: dict[str, Any], discord_ts_ms: int,
                      interaction: discord.Interaction | None = None) -> Outcome:
@@ -455,14 +496,17 @@ class TableService:
         assert table.arbiter is not None
         claims = table.arbiter.close(resource)
         winner: Claim | None = None
+        winner_outcome = Outcome(False)
         async with table.lock:
             for claim in claims:
                 outcome = await self._apply(table, claim.player, claim.action, claim.discord_ts_ms)
                 if outcome.accepted:
-                    winner = winner or claim
+                    if winner is None:
+                        winner, winner_outcome = claim, outcome
                 elif winner is not None:
                     outcome.beaten_by = winner.player
                     outcome.margin_ms = claim.discord_ts_ms - winner.discord_ts_ms
+                    winner_outcome.beat.append((claim.player, outcome.margin_ms))
                 if not claim.payload.done():
                     claim.payload.set_result(outcome)
 
@@ -487,7 +531,9 @@ class TableService:
         return Outcome(True, events=events)
 
     def _deliver(self, table: Table, events: list[Event]) -> None:
+        now = _now_ms()
         for event in events:
+            table.last_event_ms[event.type] = now
             if event.audience is None:
                 continue
             for player in event.audience:
@@ -619,7 +665,7 @@ class TableService:
     async def _redraw(self, table: Table) -> None:
         channel = self.bot.get_channel(table.thread_id) or await self.bot.fetch_channel(table.thread_id)
         finished = table.engine is not None and table.engine.is_over
-        view = finished_view(table.id) if finished else table_view(table.id, self.uis[table.kind].board_label)
+        view = finished_view(table.id) if finished else self._table_view(table)
         text = self.public_text(table)
         too_old = _now_ms() - table.message_posted_ms > self._cfg.repost_after_minutes * 60_000
         if table.message_id is None or too_old:
@@ -642,10 +688,12 @@ class TableService:
         seed = random.SystemRandom().randrange(2**31)
         game_id = await self.bot.storage.create_game(table.kind, seed=seed, options=table.options,
                                                      guild_id=table.guild_id, channel_id=table.channel_id,
-                                                     thread_id=table.thread_id, host_id=interaction.user.id)
+                                                     thread_id=table.thread_id, host_id=interaction.user.id,
+                                                     settings=table.settings)
         new = Table(id=game_id, kind=table.kind, title=table.title, guild_id=table.guild_id,
                     channel_id=table.channel_id, thread_id=table.thread_id, host_id=interaction.user.id,
                     options=table.options, seed=seed, min_players=table.min_players, max_players=table.max_players,
+                    settings=dict(table.settings),
                     seats=[Seat(s.player_id, s.user_id, s.bot_name, s.name) for s in table.seats])
         self.tables.pop(table.id, None)
         self.tables[game_id] = new
@@ -653,7 +701,7 @@ class TableService:
         await self.bot.storage.update_game(game_id, status="running")
         self._start_engine(new)
         await interaction.response.send_message(self.public_text(new),
-                                                view=table_view(game_id, self.uis[new.kind].board_label))
+                                                view=self._table_view(new))
         message = await interaction.original_response()
         new.message_id, new.message_posted_ms = message.id, _now_ms()
         await self.bot.storage.update_game(game_id, message_id=message.id)
@@ -676,7 +724,7 @@ class TableService:
                           channel_id=row.channel_id or row.thread_id, thread_id=row.thread_id,
                           host_id=row.host_id or 0, options=row.options, seed=row.seed,
                           min_players=engine_cls.min_players, max_players=engine_cls.max_players,
-                          seats=seats, message_id=row.message_id, message_posted_ms=_now_ms())
+                          seats=seats, message_id=row.message_id, message_posted_ms=_now_ms(), settings=row.settings)
             self.tables[row.id] = table
             if row.status == "running":
                 actions = [[a.player_id, a.action] for a in await self.bot.storage.actions(row.id)]

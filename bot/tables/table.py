@@ -61,6 +61,11 @@ class Table:
         and its public message.
     version:
         Increases with every change; components carry it so stale clicks are recognised.
+    settings:
+        The table's own settings (not engine options), e.g. ``{"race_window_ms": 200}``.
+    last_event_ms:
+        Event type to when it last happened (monotonic milliseconds), e.g. for "no Dutch-pile
+        play for 60 s".
     """
 
     id: int
@@ -75,6 +80,7 @@ class Table:
     min_players: int
     max_players: int
     status: str = "lobby"
+    settings: dict[str, Any] = field(default_factory=dict)
     seats: list[Seat] = field(default_factory=list)
     engine: Engine | None = None
     version: int = 0
@@ -89,6 +95,7 @@ class Table:
     notice: str = ""
     private_notes: dict[str, list[str]] = field(default_factory=dict)
     timeouts: dict[str, int] = field(default_factory=dict)
+    last_event_ms: dict[str, float] = field(default_factory=dict)
 
     def seat_of_user(self, user_id: int) -> Seat | None:
         """The seat of Discord user *user_id*, or ``None``."""

@@ -7,13 +7,71 @@ labels moves. Rules never live here: a :class:`GameUI` reads ``engine.view(...)`
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from bot.engine import Action
     from bot.tables.table import Table
 
-__all__ = ["GameUI"]
+__all__ = ["GameUI", "BoardButton", "Board", "Click", "TOKEN_PATTERN"]
+
+TOKEN_PATTERN = r"[A-Za-z0-9:._-]{1,60}"
+"""What a board or public button token may look like (it goes into a custom id of ≤ 100 chars)."""
+
+
+@dataclass(frozen=True)
+class BoardButton:
+    """One button of a private board or of the public table message.
+
+    Attributes
+    ----------
+    label:
+        The text on the button (≤ 80 characters).
+    token:
+        What the click means to the :class:`GameUI` (matches :data:`TOKEN_PATTERN`); it must
+        never name a hidden card.
+    style:
+        ``"primary"``, ``"secondary"``, ``"success"`` or ``"danger"``.
+    disabled:
+        Shown greyed out.
+    row:
+        The action row (0–4), or ``None`` to let Discord flow the buttons.
+    """
+
+    label: str
+    token: str
+    style: str = "secondary"
+    disabled: bool = False
+    row: int | None = None
+
+
+@dataclass(frozen=True)
+class Board:
+    """A private board: its text and buttons (at most 25)."""
+
+    text: str
+    buttons: list[BoardButton] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Click:
+    """What a board click means.
+
+    Attributes
+    ----------
+    action:
+        The engine action to submit, or ``None`` when the click only changes the board (a card
+        selected, a choice offered).
+    selection:
+        The board's new selection token, or ``None``.
+    note:
+        A line to show on the redrawn board.
+    """
+
+    action: Action | None = None
+    selection: str | None = None
+    note: str = ""
 
 
 class GameUI:
@@ -49,6 +107,50 @@ class GameUI:
         assert table.engine is not None
         view = table.engine.view(player)
         return "\n".join(f"{k}: {v}" for k, v in view.items())[:2000]
+
+    def board(self, table: Table, player: str, selection: str | None = None) -> Board:
+        """The private board of *player*; *selection* is the token a previous click selected.
+
+        The default shows :meth:`private_text` and one button per legal action, token ``a<i>``
+        for the action's index in ``legal_actions(player)`` (a version-bound index: the table
+        rejects clicks from an older version before asking :meth:`on_board_click`).
+        """
+        assert table.engine is not None
+        legal = table.engine.legal_actions(player)
+        buttons = [BoardButton(self.action_label(table, player, a), f"a{i}", "primary") for i, a in enumerate(legal)]
+        return Board(self.private_text(table, player), buttons)
+
+    def on_board_click(self, table: Table, player: str, token: str) -> Click:
+        """What *player*'s click on board button *token* does (same table version as the board).
+
+        Raises
+        ------
+        bot.tables.TableError
+            The token is not understood (an old board of another layout).
+        """
+        from bot.tables.table import TableError
+
+        assert table.engine is not None
+        legal = table.engine.legal_actions(player)
+        if token.startswith("a") and token[1:].isdigit() and int(token[1:]) < len(legal):
+            return Click(legal[int(token[1:])])
+        raise TableError("That button is no longer available.")
+
+    def public_buttons(self, table: Table) -> list[BoardButton]:
+        """Extra buttons on the public table message while the game runs (default: none)."""
+        return []
+
+    def on_public_click(self, table: Table, player: str, token: str, *, is_host: bool) -> Action:
+        """The action a public button *token* stands for when *player* clicks it.
+
+        Raises
+        ------
+        bot.tables.TableError
+            The click is not allowed now (not the host, too early, …), with the reason.
+        """
+        from bot.tables.table import TableError
+
+        raise TableError("That button is not in use.")
 
     def action_label(self, table: Table, player: str, action: Action) -> str:
         """A button label (≤ 80 characters) for one of *player*'s legal actions."""
