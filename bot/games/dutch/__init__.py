@@ -1,0 +1,9 @@
+"""Dutch, the memory card game (kind ``dutch``): engine, bots and figures (``docs/rules/dutch.md``)."""
+
+from bot.games.dutch.bots import BOTS, ForgetfulBot, PerfectBot
+from bot.games.dutch.engine import DutchEngine, DutchOptions, card_value
+from bot.games.dutch.figures import figures
+
+ENGINE = DutchEngine
+
+__all__ = ["ENGINE", "BOTS", "figures", "DutchEngine", "DutchOptions", "card_value", "PerfectBot", "ForgetfulBot"]

@@ -1,0 +1,273 @@
+"""Computer players for Dutch (``docs/rules/dutch.md`` §11).
+
+Both bots read only their own view, their legal actions and the events they may see (delivered
+through :meth:`~bot.engine.bots.Bot.observe`). What they know of the face-down cards is what they
+have been shown: their memory maps a position ``(player, position)`` to the card seen there, and
+follows every public move (swaps, jump-ins) that shifts cards around.
+
+* :class:`PerfectBot` (``"perfect"``) remembers every card it has seen, swaps high cards out, uses
+  its powers, jumps in only when sure and calls Dutch (passive) when its known total is low enough.
+* :class:`ForgetfulBot` (``"forgetful"``) plays the same way but forgets each seen card with a chance
+  and sometimes misses a blind swap, so its memory can be wrong: it jumps in wrongly now and then.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from bot.engine.bots import Bot
+from bot.engine.core import Action, Event
+
+__all__ = ["PerfectBot", "ForgetfulBot", "BOTS"]
+
+UNKNOWN_VALUE = 6
+"""What a bot expects an unseen card to be worth (the deck averages a little over 6)."""
+
+
+def rank_name(card: dict[str, Any]) -> str:
+    """The rank name of a card as a view/event shows it (``"A"``, ``"7"``, ``"K"``, ``"Joker"``).
+
+    >>> rank_name({"rank": 13}), rank_name({"rank": 0}), rank_name({"rank": 7})
+    ('K', 'Joker', '7')
+    """
+    return {0: "Joker", 1: "A", 11: "J", 12: "Q", 13: "K"}.get(card["rank"], str(card["rank"]))
+
+
+def value_of(card: dict[str, Any], red_kings: int) -> int:
+    """The points of a card given as JSON (``docs/rules/dutch.md`` §3).
+
+    >>> value_of({"rank": 13, "suit": "D"}, -3), value_of({"rank": 0, "suit": None}, 10)
+    (-3, -1)
+    """
+    if card["rank"] == 0:
+        return -1
+    if card["rank"] == 13 and card["suit"] in ("H", "D"):
+        return red_kings
+    return min(card["rank"], 10)
+
+
+class PerfectBot(Bot):
+    """The memory-perfect Dutch bot (see the module docstring).
+
+    Class attributes ``forget_chance`` (chance to forget a card the moment it is seen) and
+    ``miss_swap_chance`` (chance to miss a blind swap, leaving its memory stale) are 0 here.
+    ``dutch_threshold`` is the known hand total at or under which it calls Dutch.
+    """
+
+    name: ClassVar[str] = "perfect"
+    forget_chance: ClassVar[float] = 0.0
+    miss_swap_chance: ClassVar[float] = 0.0
+    dutch_threshold: ClassVar[int] = 5
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.memory: dict[tuple[str, int], dict[str, Any]] = {}
+        self.drawn: dict[str, Any] | None = None
+
+    # ---------------------------------------------------------------- memory
+
+    def _remember(self, owner: str, position: int, card: dict[str, Any]) -> None:
+        if self.forget_chance and self.rng.random() < self.forget_chance:
+            self.memory.pop((owner, position), None)
+            return
+        self.memory[(owner, position)] = dict(card)
+
+    def observe(self, events: Sequence[Event]) -> None:
+        """Update the memory from the events this seat may see."""
+        for event in events:
+            d = event.data
+            if event.type == "round_started":
+                self.memory.clear()
+                self.drawn = None
+            elif event.type == "saw":
+                self._remember(d["owner"], d["position"], d["card"])
+            elif event.type == "drew_card":
+                self.drawn = dict(d["card"])
+            elif event.type == "swapped":
+                if d["player"] == self.player and self.drawn is not None:
+                    self._remember(self.player, d["position"], self.drawn)
+                else:
+                    self.memory.pop((d["player"], d["position"]), None)
+                if d["player"] == self.player:
+                    self.drawn = None
+            elif event.type == "kept":
+                if d["player"] == self.player and self.drawn is not None:
+                    self._remember(self.player, d["position"], self.drawn)
+                    self.drawn = None
+            elif event.type == "discarded":
+                if d["player"] == self.player:
+                    self.drawn = None
+            elif event.type == "power_swap":
+                if self.miss_swap_chance and self.rng.random() < self.miss_swap_chance:
+                    continue
+                a = (d["first"]["player"], d["first"]["position"])
+                b = (d["second"]["player"], d["second"]["position"])
+                ca, cb = self.memory.pop(a, None), self.memory.pop(b, None)
+                if ca is not None:
+                    self.memory[b] = ca
+                if cb is not None:
+                    self.memory[a] = cb
+            elif event.type == "jump_in":
+                spot = (d["owner"], d["position"])
+                if d["returned"]:
+                    self._remember(*spot, d["card"])
+                else:
+                    self.memory.pop(spot, None)
+
+    # ---------------------------------------------------------------- helpers
+
+    def _value(self, view: dict[str, Any], card: dict[str, Any]) -> int:
+        return value_of(card, view["options"]["red_kings"])
+
+    def _slots(self, view: dict[str, Any], player: str) -> list[int]:
+        for hand in view["hands"]:
+            if hand["player"] == player:
+                return [i for i, s in enumerate(hand["slots"]) if s is not None]
+        return []
+
+    def _own(self, view: dict[str, Any]) -> tuple[dict[int, int], list[int]]:
+        """My known positions -> value, and my unknown positions."""
+        known: dict[int, int] = {}
+        unknown: list[int] = []
+        for i in self._slots(view, self.player):
+            card = self.memory.get((self.player, i))
+            if card is None:
+                unknown.append(i)
+            else:
+                known[i] = self._value(view, card)
+        return known, unknown
+
+    def _estimate(self, view: dict[str, Any]) -> tuple[int, int]:
+        known, unknown = self._own(view)
+        return sum(known.values()) + UNKNOWN_VALUE * len(unknown), len(unknown)
+
+    @staticmethod
+    def _spot(player: str, position: int) -> dict[str, Any]:
+        return {"player": player, "position": position}
+
+    # ---------------------------------------------------------------- choices
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action | None:
+        """Pick a move: opening look, turn, power, a sure jump-in, a Dutch call or nothing."""
+        by_type: dict[str, list[Action]] = {}
+        for action in legal:
+            by_type.setdefault(action["type"], []).append(action)
+        if "look" in by_type:
+            return by_type["look"][0]
+        if "next_round" in by_type:
+            return by_type["next_round"][0] if view["players"][0] == self.player else None
+        if "skip_power" in by_type:
+            return self._use_power(view, legal)
+        jump = self._sure_jump_in(view, by_type.get("jump_in", []))
+        if jump is not None:
+            return jump
+        if "reveal" in by_type:
+            return by_type["reveal"][0]
+        if "draw" in by_type:
+            if "dutch" in by_type and self._should_call(view):
+                return {"type": "dutch"}
+            return by_type["draw"][0]
+        if "discard" in by_type:
+            return self._decide(view, by_type)
+        return None
+
+    def _should_call(self, view: dict[str, Any]) -> bool:
+        estimate, unknown = self._estimate(view)
+        return unknown == 0 and estimate <= self.dutch_threshold
+
+    def _sure_jump_in(self, view: dict[str, Any], jumps: list[Action]) -> Action | None:
+        window = view.get("jump_in")
+        if not jumps or not window:
+            return None
+        best: tuple[int, Action] | None = None
+        for action in jumps:
+            card = self.memory.get((action["player"], action["position"]))
+            if card is None or rank_name(card) != window["rank"]:
+                continue
+            own = action["player"] == self.player
+            value = self._value(view, card)
+            if own and value <= 0:
+                continue  # a Joker or a low red King is better kept
+            score = value + 10 if own else 1
+            if best is None or score > best[0]:
+                best = (score, action)
+        return None if best is None else best[1]
+
+    def _decide(self, view: dict[str, Any], by_type: dict[str, list[Action]]) -> Action:
+        drawn = (view.get("drawn") or {}).get("card") or self.drawn
+        v = self._value(view, drawn)
+        known, unknown = self._own(view)
+        options: list[tuple[int, Action]] = []
+        if known:
+            i = max(known, key=lambda k: known[k])
+            options.append((known[i] - v, {"type": "swap", "position": i}))
+        if unknown and v <= 4:
+            options.append((UNKNOWN_VALUE - v, {"type": "swap", "position": unknown[0]}))
+        if options:
+            gain, action = max(options, key=lambda o: o[0])
+            if gain > 0:
+                return action
+        if "keep" in by_type and v <= 0:
+            return by_type["keep"][0]
+        return by_type["discard"][0]
+
+    def _use_power(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        kinds = {a["type"] for a in legal}
+        order = {p: k for k, p in enumerate(view["players"])}
+        if "power_swap" in kinds:
+            swap = self._best_swap(view, order)
+            if swap is not None:
+                return swap
+        if "power_look" in kinds:
+            _, unknown = self._own(view)
+            if unknown:
+                return {"type": "power_look", "player": self.player, "position": unknown[0]}
+            others = [(p, i) for p in view["players"] if p != self.player for i in self._slots(view, p)
+                      if (p, i) not in self.memory]
+            if others:
+                p, i = others[self.rng.randrange(len(others))]
+                return {"type": "power_look", "player": p, "position": i}
+        return {"type": "skip_power"}
+
+    def _best_swap(self, view: dict[str, Any], order: dict[str, int]) -> Action | None:
+        known, unknown = self._own(view)
+        mine = [(i, known[i]) for i in known] + [(i, UNKNOWN_VALUE) for i in unknown]
+        theirs = []
+        for p in view["players"]:
+            if p == self.player:
+                continue
+            for i in self._slots(view, p):
+                card = self.memory.get((p, i))
+                theirs.append((p, i, UNKNOWN_VALUE if card is None else self._value(view, card), card is not None))
+        best: tuple[int, Action] | None = None
+        for (i, mv), (p, j, tv, tk) in itertools.product(mine, theirs):
+            if i not in known and not tk:
+                continue  # two unknowns: nothing gained
+            gain = mv - tv
+            if i not in known:
+                gain -= 1  # giving away an unseen card is a gamble
+            if not tk:
+                gain -= 1
+            if gain >= 2 and (best is None or gain > best[0]):
+                a, b = (self.player, i), (p, j)
+                if (order[a[0]], a[1]) > (order[b[0]], b[1]):
+                    a, b = b, a
+                best = (gain, {"type": "power_swap", "first": self._spot(*a), "second": self._spot(*b)})
+        return None if best is None else best[1]
+
+
+class ForgetfulBot(PerfectBot):
+    """A Dutch bot with a fallible memory: it forgets each seen card with chance 0.3 and misses a
+    blind swap with chance 0.2 (its memory then goes stale and it may jump in wrongly).
+    """
+
+    name: ClassVar[str] = "forgetful"
+    forget_chance: ClassVar[float] = 0.3
+    miss_swap_chance: ClassVar[float] = 0.2
+    dutch_threshold: ClassVar[int] = 7
+
+
+BOTS: dict[str, type[Bot]] = {"perfect": PerfectBot, "forgetful": ForgetfulBot}
+"""The Dutch bots by name; the first is the default."""

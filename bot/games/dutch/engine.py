@@ -1,0 +1,791 @@
+"""The Dutch engine: the memory game where the lowest hand wins (``docs/rules/dutch.md``).
+
+Two rule sets share one engine, chosen by the ``variant`` option: ``"passive"`` (the default:
+rounds, a "Dutch" call, totals to 100) and ``"aggressive"`` (one round to the end of the deck,
+fastest jump-in wins, jumping in with an adversary's card). Rulings: ``../shared/rules/README.md``,
+"Dutch".
+
+Knowledge is part of the state. Every card in a hand lies face down, and no view ever shows the
+face of a face-down card, not even to its owner: a look reaches only the looker, as a private
+:class:`~bot.engine.core.Event`. Face-down cards are named by *position*, ``(player, position)``,
+never by card id, in views, actions and public events. The engine records who has seen which card
+(:attr:`DutchEngine.seen`).
+
+Positions are stable: a hand is a list of slots, a card that leaves its hand leaves an empty slot
+(``None``) behind, and cards that join a hand (penalty draws, a kept card) take new slots at the end
+(``docs/rules/dutch.md`` §2).
+
+Actions (JSON objects):
+
+* ``{"type": "look", "positions": [i, j]}`` — the opening look at two of one's own cards, ``i < j``.
+* ``{"type": "draw"}`` — draw the top card of the deck (the player whose turn it is).
+* ``{"type": "discard"}`` — discard the drawn card face up.
+* ``{"type": "swap", "position": i}`` — put the drawn card face down at one's own position ``i``;
+  the card that lay there is discarded face up.
+* ``{"type": "keep"}`` — aggressive, empty hand only: keep the drawn card face down.
+* ``{"type": "power_look", "player": q, "position": i}`` — a J's (or K's) look.
+* ``{"type": "power_swap", "first": {"player": q, "position": i}, "second": {...}}`` — a Q's (or K's)
+  blind swap; ``first`` comes before ``second`` in seat-then-position order.
+* ``{"type": "skip_power"}`` — forgo the rest of a power.
+* ``{"type": "jump_in", "player": q, "position": i, "discard": n}`` — jump in with the card at
+  ``(q, i)`` on discard number ``n`` (a stale jump-in, meant for an earlier discard, is refused).
+* ``{"type": "dutch"}`` — passive: call "Dutch".
+* ``{"type": "reveal"}`` — the round is due to end (deck exhausted, or every last turn taken):
+  the player in turn turns the hands over.
+* ``{"type": "next_round"}`` — passive, between rounds: deal the next round.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+from bot.engine.cards import Card, shuffled, standard_deck
+from bot.engine.core import Action, Engine, Event, IllegalAction, Result
+
+__all__ = ["DutchOptions", "DutchEngine", "card_value", "POWERS"]
+
+VARIANTS = ("passive", "aggressive")
+RED_KING_VALUES = (10, -2, -3)
+POWERS: dict[int, int] = {11: 1, 12: 1, 13: 2}
+"""Rank (J 11, Q 12, K 13) to the number of power actions it gives (``docs/rules/dutch.md`` §6)."""
+
+_CARDS: dict[str, Card] = {c.id: c for c in standard_deck(jokers=2)}
+
+
+def _card(card_id: str) -> Card:
+    return _CARDS[card_id]
+
+
+def card_value(card: Card, red_kings: int = 10) -> int:
+    """The points a card scores (``docs/rules/dutch.md`` §3).
+
+    Ace 1, 2–10 face value, J Q K 10, a Joker −1, a red King (hearts, diamonds) *red_kings*.
+
+    >>> card_value(Card(13, "H"), red_kings=-2), card_value(Card(13, "S"), red_kings=-2)
+    (-2, 10)
+    >>> card_value(Card(0, None, 1)), card_value(Card(1, "C")), card_value(Card(12, "D"))
+    (-1, 1, 10)
+    """
+    if card.is_joker:
+        return -1
+    if card.rank == 13 and card.is_red:
+        return red_kings
+    return min(card.rank, 10)
+
+
+def _rank_name(card: Card) -> str:
+    return "Joker" if card.is_joker else {1: "A", 11: "J", 12: "Q", 13: "K"}.get(card.rank, str(card.rank))
+
+
+@dataclass(frozen=True)
+class DutchOptions:
+    """The table options of Dutch (``docs/rules/dutch.md`` §10; rulings in ``../shared/rules/README.md``).
+
+    Attributes
+    ----------
+    variant:
+        ``"passive"`` (default) or ``"aggressive"``, the two rule sets of the text.
+    jokers:
+        Whether the two Jokers are in the deck (default on); the aggressive set always uses them.
+    hand_size:
+        Cards dealt to each player, 4 (default) to 6.
+    red_kings:
+        The value of a red King: 10 (default), -2 or -3.
+    peek_seconds:
+        How long the table shows a looked-at card, in seconds (default 5; the engine only carries it).
+    jump_in_grace_seconds:
+        The table's grace time between a discard and the next draw, in seconds (default 3; the
+        engine only carries it).
+    target:
+        Passive: the game ends after the round in which any total reaches this (default 100).
+    undercut_penalty:
+        Passive: points added to a Dutch caller who is not strictly lowest (default 15).
+    forgiving_scores:
+        Passive: the caller's modifiers become outright win -15, tie +5, undercut +10 (default off).
+    """
+
+    variant: str = "passive"
+    jokers: bool = True
+    hand_size: int = 4
+    red_kings: int = 10
+    peek_seconds: int = 5
+    jump_in_grace_seconds: int = 3
+    target: int = 100
+    undercut_penalty: int = 15
+    forgiving_scores: bool = False
+
+    def __post_init__(self) -> None:
+        def need(ok: bool, name: str, value: Any, expected: str) -> None:
+            if not ok:
+                raise ValueError(f"option {name}={value!r} is not allowed: expected {expected}")
+
+        def is_int(v: Any) -> bool:
+            return isinstance(v, int) and not isinstance(v, bool)
+
+        need(self.variant in VARIANTS, "variant", self.variant, "'passive' or 'aggressive'")
+        need(isinstance(self.jokers, bool), "jokers", self.jokers, "true or false")
+        need(self.jokers or self.variant != "aggressive", "jokers", self.jokers,
+             "true with variant='aggressive' (the aggressive set always plays with the two Jokers)")
+        need(is_int(self.hand_size) and 4 <= self.hand_size <= 6, "hand_size", self.hand_size, "4, 5 or 6")
+        need(is_int(self.red_kings) and self.red_kings in RED_KING_VALUES, "red_kings", self.red_kings,
+             "10, -2 or -3")
+        need(is_int(self.peek_seconds) and 1 <= self.peek_seconds <= 60, "peek_seconds", self.peek_seconds,
+             "a whole number of seconds, 1-60")
+        need(is_int(self.jump_in_grace_seconds) and 0 <= self.jump_in_grace_seconds <= 30,
+             "jump_in_grace_seconds", self.jump_in_grace_seconds, "a whole number of seconds, 0-30")
+        need(is_int(self.target) and 1 <= self.target <= 10_000, "target", self.target, "1-10000 points")
+        need(is_int(self.undercut_penalty) and 0 <= self.undercut_penalty <= 1000, "undercut_penalty",
+             self.undercut_penalty, "0-1000 points")
+        need(isinstance(self.forgiving_scores, bool), "forgiving_scores", self.forgiving_scores, "true or false")
+
+
+def _pos(obj: Any) -> tuple[str, int] | None:
+    """``{"player": q, "position": i}`` as ``(q, i)``, or ``None`` when malformed."""
+    if not isinstance(obj, dict) or set(obj) != {"player", "position"}:
+        return None
+    q, i = obj["player"], obj["position"]
+    if not isinstance(q, str) or type(i) is not int:
+        return None
+    return q, i
+
+
+class DutchEngine(Engine):
+    """Dutch, both rule sets (``docs/rules/dutch.md``; ``../shared/rules/README.md``, "Dutch").
+
+    State (all plain data, so that :meth:`snapshot` and deep copies are cheap):
+
+    * ``hands``: player -> list of card ids or ``None`` (empty slot), all face down;
+    * ``deck`` (top = last), ``discard`` (top = last, face up);
+    * ``phase``: ``"look"`` (opening look), ``"play"``, ``"round_over"`` (passive, between rounds)
+      or ``"over"``; in play, ``step`` is ``"draw"``, ``"decide"`` (holding the drawn card) or
+      ``"power"``;
+    * ``window``: the open jump-in window ``{"number", "rank", "taken"}`` or ``None``;
+    * ``seen``: card id -> a bit mask (bit = seat index) of the players who have seen that card's
+      face this round (knowledge is state; :meth:`has_seen` reads it).
+    """
+
+    kind = "dutch"
+    title = "Dutch"
+    min_players = 2
+    max_players = 8
+    Options = DutchOptions
+    max_actions = 30_000
+    conformance_options = {"target": 30}
+
+    # ------------------------------------------------------------------ setup and rounds
+
+    def _setup(self) -> None:
+        self.round = 0
+        self.totals: dict[str, int] = {p: 0 for p in self.players}
+        self.round_scores: list[dict[str, int]] = []
+        self.discards = 0
+        self.last_round: dict[str, Any] | None = None
+        self.final_hands: dict[str, int] | None = None
+        self._deal()
+
+    def _deal(self) -> None:
+        """Deal a round: shuffle, deal ``hand_size`` face down each; the opening look follows (§4)."""
+        self.round += 1
+        jokers = 2 if (self.options.jokers or self.options.variant == "aggressive") else 0
+        deck = [c.id for c in shuffled(standard_deck(jokers=jokers), self.rng)]
+        n = self.options.hand_size
+        self.hands: dict[str, list[str | None]] = {}
+        for p in self.players:
+            self.hands[p] = [deck.pop() for _ in range(n)]
+        self.deck: list[str] = deck
+        self.discard: list[str] = []
+        self.seen: dict[str, int] = {}
+        self.looked: dict[str, bool] = {p: False for p in self.players}
+        self.phase = "look"
+        self.step = "draw"
+        self.starter = (self.round - 1) % len(self.players)
+        self.turn = self.starter
+        self.drawn: str | None = None
+        self.power: dict[str, Any] | None = None
+        self.window: dict[str, Any] | None = None
+        self.dutch: str | None = None
+        self.final_turns: list[str] | None = None
+        self.ending = False
+        self.last_round = None
+
+    def _see(self, card_id: str, players: Any) -> None:
+        mask = self.seen.get(card_id, 0)
+        for p in players:
+            mask |= 1 << self.players.index(p)
+        self.seen[card_id] = mask
+
+    def has_seen(self, player: str, card_id: str) -> bool:
+        """Whether *player* has seen the face of card *card_id* this round (knowledge is state, §2)."""
+        return bool(self.seen.get(card_id, 0) >> self.seen_index(player) & 1)
+
+    def seen_index(self, player: str) -> int:
+        """The bit of *player* in :attr:`seen` masks (their seat index)."""
+        return self.players.index(player)
+
+    # ------------------------------------------------------------------ helpers
+
+    @property
+    def current(self) -> str:
+        """The player whose turn it is (or who is next to draw)."""
+        return self.players[self.turn]
+
+    def _cards_of(self, player: str) -> list[int]:
+        return [i for i, c in enumerate(self.hands[player]) if c is not None]
+
+    def _all_positions(self) -> list[tuple[str, int]]:
+        return [(p, i) for p in self.players for i in self._cards_of(p)]
+
+    def _due_to_end(self) -> bool:
+        return self.phase == "play" and self.step == "draw" and self.power is None and (
+            self.ending or not self.deck)
+
+    def _value(self, card_id: str) -> int:
+        return card_value(_card(card_id), self.options.red_kings)
+
+    def hand_value(self, player: str) -> int:
+        """The points of *player*'s hand now (``docs/rules/dutch.md`` §3); engine-side, not a view."""
+        return sum(self._value(c) for c in self.hands[player] if c is not None)
+
+    def waiting_for(self) -> list[str]:
+        """The players the game is waiting on (the ones a table's turn timer should watch).
+
+        Jump-ins and a Dutch call are always optional, so only the opening lookers, the player in
+        turn, the power holder or (between rounds) everyone count.
+        """
+        if self.is_over:
+            return []
+        if self.phase == "look":
+            return [p for p in self.players if not self.looked[p]]
+        if self.phase == "round_over":
+            return list(self.players)
+        if self.power is not None:
+            return [self.power["player"]]
+        return [self.current]
+
+    # ------------------------------------------------------------------ legal actions
+
+    def _legal_actions(self, player: str) -> list[Action]:
+        if self.phase == "look":
+            if self.looked[player]:
+                return []
+            own = self._cards_of(player)
+            return [{"type": "look", "positions": [i, j]} for i, j in itertools.combinations(own, 2)]
+        if self.phase == "round_over":
+            return [{"type": "next_round"}]
+        if self.phase != "play":
+            return []
+        out: list[Action] = []
+        if self.power is not None:
+            if player == self.power["player"]:
+                out.extend(self._power_actions())
+        elif player == self.current:
+            if self.step == "draw":
+                out.append({"type": "reveal"} if self._due_to_end() else {"type": "draw"})
+            elif self.step == "decide":
+                out.append({"type": "discard"})
+                out.extend({"type": "swap", "position": i} for i in self._cards_of(player))
+                if self.options.variant == "aggressive" and not self._cards_of(player):
+                    out.append({"type": "keep"})
+        out.extend(self._jump_in_actions(player))
+        if self._may_call_dutch():
+            out.append({"type": "dutch"})
+        return out
+
+    def _power_actions(self) -> list[Action]:
+        rank = self.power["rank"]
+        spots = self._all_positions()
+        out: list[Action] = []
+        if rank in (11, 13):
+            out.extend({"type": "power_look", "player": q, "position": i} for q, i in spots)
+        if rank in (12, 13):
+            out.extend({"type": "power_swap", "first": {"player": a[0], "position": a[1]},
+                        "second": {"player": b[0], "position": b[1]}}
+                       for a, b in itertools.combinations(spots, 2))
+        out.append({"type": "skip_power"})
+        return out
+
+    def _window_open(self) -> bool:
+        return (self.phase == "play" and self.step == "draw" and self.power is None and self.window is not None
+                and not (self.options.variant == "aggressive" and self.window["taken"]))
+
+    def _jump_in_actions(self, player: str) -> list[Action]:
+        if not self._window_open():
+            return []
+        owners = self.players if self.options.variant == "aggressive" else (player,)
+        n = self.window["number"]
+        return [{"type": "jump_in", "player": q, "position": i, "discard": n}
+                for q in owners for i in self._cards_of(q)]
+
+    def _may_call_dutch(self) -> bool:
+        return (self.options.variant == "passive" and self.phase == "play" and self.dutch is None
+                and not self._due_to_end())
+
+    def timeout_action(self, player: str) -> Action | None:
+        """What the table does for *player* when their timer runs out (``docs/rules/dutch.md`` §4, §5).
+
+        Opening look: the first two positions. Turn: draw, then discard the drawn card; a power is
+        skipped; a due end is revealed; between rounds the next round is dealt. ``None`` for a
+        player the game is not waiting on (jump-ins and Dutch calls are never forced).
+        """
+        if player not in self.waiting_for():
+            return None
+        legal = self.legal_actions(player)
+        for kind in ("look", "next_round", "skip_power", "reveal", "draw", "discard"):
+            for action in legal:
+                if action["type"] == kind:
+                    return action
+        return None
+
+    def contested_resource(self, player: str, action: Action) -> str | None:
+        """Aggressive jump-ins race for ``"jump-in:<discard number>"`` (``docs/rules/dutch.md`` §7).
+
+        Passive jump-ins contest nothing (everyone may jump in); other actions contest nothing.
+        """
+        if (self.options.variant == "aggressive" and isinstance(action, dict) and action.get("type") == "jump_in"
+                and type(action.get("discard")) is int):
+            return f"jump-in:{action['discard']}"
+        return None
+
+    # ------------------------------------------------------------------ apply
+
+    def _apply(self, player: str, action: Action) -> list[Event]:
+        kind = action["type"]
+        handler = {
+            "look": self._do_look, "draw": self._do_draw, "discard": self._do_discard, "swap": self._do_swap,
+            "keep": self._do_keep, "power_look": self._do_power_look, "power_swap": self._do_power_swap,
+            "skip_power": self._do_skip_power, "jump_in": self._do_jump_in, "dutch": self._do_dutch,
+            "reveal": self._do_reveal, "next_round": self._do_next_round,
+        }.get(kind)
+        if handler is None:
+            raise IllegalAction(f"there is no move called {kind!r} in Dutch")
+        return handler(player, action)
+
+    @staticmethod
+    def _shape(action: Action, *keys: str) -> None:
+        extra = sorted(set(action) - {"type", *keys})
+        missing = sorted({*keys} - set(action))
+        if extra or missing:
+            raise IllegalAction(f"a {action['type']!r} move takes exactly {['type', *keys]}, got {sorted(action)}")
+
+    def _need_play(self, what: str) -> None:
+        if self.phase == "look":
+            raise IllegalAction(f"you cannot {what} yet: everyone is still taking their opening look")
+        if self.phase != "play":
+            raise IllegalAction(f"you cannot {what} now: the round is over")
+
+    def _need_turn(self, player: str, step: str, what: str) -> None:
+        self._need_play(what)
+        if self.power is not None:
+            raise IllegalAction(f"you cannot {what} now: {self.power['player']} is using a power first")
+        if player != self.current:
+            raise IllegalAction(f"you cannot {what}: it is {self.current}'s turn")
+        if self.step != step:
+            msg = "you have already drawn this turn" if step == "draw" else "draw a card first"
+            raise IllegalAction(f"you cannot {what}: {msg}")
+
+    def _own_slot(self, player: str, pos: Any, what: str) -> int:
+        if type(pos) is not int or not 0 <= pos < len(self.hands[player]):
+            raise IllegalAction(f"you cannot {what}: position {pos!r} is not in your hand "
+                                f"(positions 0-{len(self.hands[player]) - 1})")
+        if self.hands[player][pos] is None:
+            raise IllegalAction(f"you cannot {what}: your position {pos} is empty")
+        return pos
+
+    def _any_slot(self, spot: tuple[str, int] | None, what: str) -> tuple[str, int]:
+        if spot is None:
+            raise IllegalAction(f"you cannot {what}: name a card as {{'player': id, 'position': n}}")
+        q, i = spot
+        if q not in self.players:
+            raise IllegalAction(f"you cannot {what}: {q!r} is not playing")
+        if not 0 <= i < len(self.hands[q]) or self.hands[q][i] is None:
+            raise IllegalAction(f"you cannot {what}: {q} has no card at position {i}")
+        return q, i
+
+    # -- opening look (§4)
+
+    def _do_look(self, player: str, action: Action) -> list[Event]:
+        self._shape(action, "positions")
+        if self.phase != "look":
+            raise IllegalAction("the opening look is over: cards are seen only through a J or a K now")
+        if self.looked[player]:
+            raise IllegalAction("you have already taken your opening look")
+        positions = action["positions"]
+        if not isinstance(positions, list) or len(positions) != 2:
+            raise IllegalAction(f"the opening look takes exactly two positions, got {positions!r}")
+        i, j = (self._own_slot(player, p, "look there") for p in positions)
+        if not i < j:
+            raise IllegalAction(f"name two different positions in increasing order, got {positions!r}")
+        self.looked[player] = True
+        events = [Event("opening_look", {"player": player, "positions": [i, j]})]
+        for pos in (i, j):
+            card = self.hands[player][pos]
+            self._see(card, [player])
+            events.append(Event("saw", {"player": player, "owner": player, "position": pos, "why": "opening",
+                                        "card": _card(card).to_json()}, (player,)))
+        if all(self.looked.values()):
+            self.phase = "play"
+            events.append(Event("turn", {"player": self.current, "round": self.round}))
+        return events
+
+    # -- the turn (§5)
+
+    def _do_draw(self, player: str, action: Action) -> list[Event]:
+        self._shape(action)
+        self._need_turn(player, "draw", "draw")
+        if self._due_to_end():
+            raise IllegalAction("there is nothing left to draw: the round is over, reveal the hands")
+        card = self.deck.pop()
+        self.drawn = card
+        self.step = "decide"
+        self.window = None
+        self._see(card, [player])
+        return [Event("drew", {"player": player, "deck": len(self.deck)}),
+                Event("drew_card", {"player": player, "card": _card(card).to_json()}, (player,))]
+
+    def _do_discard(self, player: str, action: Action) -> list[Event]:
+        self._shape(action)
+        self._need_turn(player, "decide", "discard")
+        card = self.drawn
+        self.drawn = None
+        events = [Event("discarded", {"player": player, "card": _card(card).to_json(), "from": "drawn"})]
+        return events + self._after_discard(player, card, drawn=True)
+
+    def _do_swap(self, player: str, action: Action) -> list[Event]:
+        self._shape(action, "position")
+        self._need_turn(player, "decide", "swap")
+        pos = self._own_slot(player, action["position"], "swap")
+        old = self.hands[player][pos]
+        self.hands[player][pos] = self.drawn
+        self.drawn = None
+        events = [Event("swapped", {"player": player, "position": pos, "card": _card(old).to_json()})]
+        return events + self._after_discard(player, old, drawn=False)
+
+    def _do_keep(self, player: str, action: Action) -> list[Event]:
+        self._shape(action)
+        self._need_turn(player, "decide", "keep the card")
+        if self.options.variant != "aggressive":
+            raise IllegalAction("only the aggressive rules let you keep the drawn card")
+        if self._cards_of(player):
+            raise IllegalAction("you may keep the drawn card only when your hand is empty")
+        self.hands[player].append(self.drawn)
+        pos = len(self.hands[player]) - 1
+        self.drawn = None
+        events = [Event("kept", {"player": player, "position": pos})]
+        return events + self._end_turn()
+
+    def _after_discard(self, player: str, card_id: str, *, drawn: bool) -> list[Event]:
+        """A normal discard: it goes face up, opens a jump-in window and may give a power (§5–§7)."""
+        self.discard.append(card_id)
+        self._see(card_id, self.players)
+        self.discards += 1
+        card = _card(card_id)
+        self.window = {"number": self.discards, "rank": card.rank, "name": _rank_name(card), "taken": False}
+        events = [Event("jump_in_window", {"discard": self.discards, "rank": _rank_name(card)})]
+        if self._gives_power(card, drawn=drawn):
+            self.power = {"player": player, "rank": card.rank, "left": POWERS[card.rank], "after": "advance"}
+            events.append(Event("power", {"player": player, "rank": _rank_name(card), "actions": POWERS[card.rank]}))
+            return events
+        return events + self._end_turn()
+
+    def _gives_power(self, card: Card, *, drawn: bool) -> bool:
+        """Aggressive: a J/Q/K drawn and discarded at once. Passive: any discarded J/Q/K (§6)."""
+        if card.rank not in POWERS:
+            return False
+        return drawn if self.options.variant == "aggressive" else True
+
+    def _end_turn(self) -> list[Event]:
+        """Pass the turn on (§5), counting down the last turns after a Dutch call (§9)."""
+        self.step = "draw"
+        if self.final_turns is None:
+            self.turn = (self.turn + 1) % len(self.players)
+        elif self.final_turns:
+            self.turn = self.players.index(self.final_turns.pop(0))
+        else:
+            self.ending = True
+            self.turn = (self.turn + 1) % len(self.players)
+        if self._due_to_end():
+            return [Event("round_due", {"player": self.current, "why": "dutch" if self.ending else "deck"})]
+        return [Event("turn", {"player": self.current, "round": self.round})]
+
+    # -- powers (§6)
+
+    def _need_power(self, player: str, rank_ok: tuple[int, ...], what: str) -> None:
+        self._need_play(what)
+        if self.power is None or self.power["player"] != player:
+            raise IllegalAction(f"you cannot {what}: you have no power to use")
+        if self.power["rank"] not in rank_ok:
+            raise IllegalAction(f"you cannot {what} with a {_rank_name(Card(self.power['rank'], 'S'))}")
+
+    def _power_used(self) -> list[Event]:
+        self.power["left"] -= 1
+        if self.power["left"] > 0:
+            return []
+        return self._power_done()
+
+    def _power_done(self) -> list[Event]:
+        after = self.power["after"]
+        self.power = None
+        if after == "advance":
+            return self._end_turn()
+        return []
+
+    def _do_power_look(self, player: str, action: Action) -> list[Event]:
+        self._shape(action, "player", "position")
+        self._need_power(player, (11, 13), "look at a card")
+        q, i = self._any_slot(_pos({"player": action["player"], "position": action["position"]}), "look there")
+        card = self.hands[q][i]
+        self._see(card, [player])
+        events = [Event("power_look", {"player": player, "owner": q, "position": i}),
+                  Event("saw", {"player": player, "owner": q, "position": i, "why": "power",
+                                "card": _card(card).to_json()}, (player,))]
+        return events + self._power_used()
+
+    def _do_power_swap(self, player: str, action: Action) -> list[Event]:
+        self._shape(action, "first", "second")
+        self._need_power(player, (12, 13), "swap cards")
+        a = self._any_slot(_pos(action["first"]), "swap that")
+        b = self._any_slot(_pos(action["second"]), "swap that")
+        order = {p: k for k, p in enumerate(self.players)}
+        if not (order[a[0]], a[1]) < (order[b[0]], b[1]):
+            raise IllegalAction("name two different cards, the first before the second in seat and position order")
+        self.hands[a[0]][a[1]], self.hands[b[0]][b[1]] = self.hands[b[0]][b[1]], self.hands[a[0]][a[1]]
+        events = [Event("power_swap", {"player": player, "first": {"player": a[0], "position": a[1]},
+                                       "second": {"player": b[0], "position": b[1]}})]
+        return events + self._power_used()
+
+    def _do_skip_power(self, player: str, action: Action) -> list[Event]:
+        self._shape(action)
+        self._need_play("skip a power")
+        if self.power is None or self.power["player"] != player:
+            raise IllegalAction("you have no power to skip")
+        return [Event("power_skipped", {"player": player})] + self._power_done()
+
+    # -- jump-ins (§7)
+
+    def _do_jump_in(self, player: str, action: Action) -> list[Event]:
+        self._shape(action, "player", "position", "discard")
+        self._need_play("jump in")
+        if self.power is not None:
+            raise IllegalAction(f"you cannot jump in now: {self.power['player']} is using a power first")
+        if self.window is None or self.step != "draw":
+            raise IllegalAction("you cannot jump in now: there is no discard to jump in on "
+                                "(the window closes when the next player draws)")
+        aggressive = self.options.variant == "aggressive"
+        if action["discard"] != self.window["number"]:
+            raise IllegalAction(f"too late: discard {action['discard']!r} is no longer the one to jump in on "
+                                f"(it is discard {self.window['number']} now)")
+        if aggressive and self.window["taken"]:
+            raise IllegalAction("too late: someone has already jumped in on this discard")
+        q, i = self._any_slot(_pos({"player": action["player"], "position": action["position"]}), "jump in")
+        if q != player and not aggressive:
+            raise IllegalAction("in the passive rules you may jump in only with your own cards")
+        card_id = self.hands[q][i]
+        card = _card(card_id)
+        right = card.rank == self.window["rank"]
+        self.window["taken"] = True
+        self._see(card_id, self.players)
+        data = {"player": player, "owner": q, "position": i, "card": card.to_json(), "right": right,
+                "discard": self.window["number"], "returned": False}
+        events: list[Event] = []
+        if right:
+            self.hands[q][i] = None
+            self.discard.append(card_id)
+            events.append(Event("jump_in", data))
+            if q != player:
+                events += self._penalty(q, 2)
+        elif q == player:
+            self.hands[q][i] = None
+            self.discard.append(card_id)
+            events.append(Event("jump_in", data))
+            events += self._penalty(player, 2)
+        else:
+            data["returned"] = True
+            events.append(Event("jump_in", data))
+            events += self._penalty(player, 1)
+        if not aggressive and card.rank in POWERS and not data["returned"]:
+            self.power = {"player": player, "rank": card.rank, "left": POWERS[card.rank], "after": "resume"}
+            events.append(Event("power", {"player": player, "rank": _rank_name(card), "actions": POWERS[card.rank]}))
+        return events
+
+    def _penalty(self, player: str, count: int) -> list[Event]:
+        """Draw *count* cards face down, unseen, into new slots (fewer if the deck runs out; §7)."""
+        positions = []
+        for _ in range(min(count, len(self.deck))):
+            self.hands[player].append(self.deck.pop())
+            positions.append(len(self.hands[player]) - 1)
+        return [Event("penalty", {"player": player, "positions": positions, "owed": count, "deck": len(self.deck)})]
+
+    # -- the end of a round (§8, §9)
+
+    def _do_dutch(self, player: str, action: Action) -> list[Event]:
+        self._shape(action)
+        if self.options.variant != "passive":
+            raise IllegalAction("there is no Dutch call in the aggressive rules: play goes on to the end of the deck")
+        self._need_play("call Dutch")
+        if self.dutch is not None:
+            raise IllegalAction(f"{self.dutch} has already called Dutch this round")
+        if self._due_to_end():
+            raise IllegalAction("the round is already over: reveal the hands")
+        n = len(self.players)
+        begun = self.step == "decide" or (self.power is not None and self.power["after"] == "advance")
+        start = self.turn + 1 if begun else self.turn
+        order = [self.players[(start + k) % n] for k in range(n)]
+        order = [p for p in order if p != player]
+        self.dutch = player
+        events = [Event("dutch", {"player": player, "last_turns": list(order)})]
+        if begun:
+            self.final_turns = order
+        elif self.current == player:
+            # The caller's own turn, not begun: calling ends it; the others take their last turns.
+            self.final_turns = order
+            events += self._end_turn()
+        else:
+            # The player in turn has not begun: this turn is their last one.
+            self.final_turns = order[1:]
+        return events
+
+    def _do_reveal(self, player: str, action: Action) -> list[Event]:
+        self._shape(action)
+        self._need_play("reveal the hands")
+        if self.power is not None or player != self.current or not self._due_to_end():
+            raise IllegalAction("the round is not over yet" if not self._due_to_end()
+                                else f"it is {self.current} who turns the hands over")
+        return self._score_round()
+
+    def _score_round(self) -> list[Event]:
+        """Turn the hands over and score (§8 aggressive, §9 passive)."""
+        values = {p: self.hand_value(p) for p in self.players}
+        low = min(values.values())
+        caller = self.dutch
+        modifiers = {p: 0 for p in self.players}
+        outcome = None
+        if caller is not None:
+            others = [values[p] for p in self.players if p != caller]
+            if values[caller] < min(others):
+                outcome = "outright"
+                modifiers[caller] = -15 if self.options.forgiving_scores else 0
+            elif values[caller] == min(others):
+                outcome = "tied"
+                modifiers[caller] = 5 if self.options.forgiving_scores else self.options.undercut_penalty
+            else:
+                outcome = "undercut"
+                modifiers[caller] = 10 if self.options.forgiving_scores else self.options.undercut_penalty
+        scores = {p: values[p] + modifiers[p] for p in self.players}
+        for p in self.players:
+            self.seen_all(p)
+        hands = {p: [None if c is None else _card(c).to_json() for c in self.hands[p]] for p in self.players}
+        detail = {"round": self.round, "hands": hands, "values": values, "caller": caller, "outcome": outcome,
+                  "modifiers": modifiers, "scores": scores, "why": "dutch" if self.ending else "deck",
+                  "lowest": [p for p in self.players if values[p] == low]}
+        self.window = None
+        if self.options.variant == "aggressive":
+            self.final_hands = values
+            self.phase = "over"
+            self.last_round = detail
+            return [Event("round_over", detail), Event("game_over", {"winners": detail["lowest"], "scores": values})]
+        for p in self.players:
+            self.totals[p] += scores[p]
+        self.round_scores.append(scores)
+        detail["totals"] = dict(self.totals)
+        self.last_round = detail
+        events = [Event("round_over", detail)]
+        if max(self.totals.values()) >= self.options.target:
+            self.phase = "over"
+            best = min(self.totals.values())
+            events.append(Event("game_over", {"winners": [p for p in self.players if self.totals[p] == best],
+                                              "scores": dict(self.totals)}))
+        else:
+            self.phase = "round_over"
+        return events
+
+    def seen_all(self, player: str) -> None:
+        """Record that *player* has seen every card in the hands (the hands are turned over, §8)."""
+        for hand in self.hands.values():
+            for c in hand:
+                if c is not None:
+                    self._see(c, [player])
+
+    def _do_next_round(self, player: str, action: Action) -> list[Event]:
+        self._shape(action)
+        if self.phase != "round_over":
+            raise IllegalAction("the round is still being played" if self.phase in ("look", "play")
+                                else "the game is over")
+        self._deal()
+        return [Event("round_started", {"round": self.round, "starter": self.current,
+                                        "hand_size": self.options.hand_size})]
+
+    # ------------------------------------------------------------------ view, end, result
+
+    def _view(self, player: str | None) -> dict[str, Any]:
+        revealed = self.phase in ("round_over", "over")
+        hands = []
+        for p in self.players:
+            if revealed:
+                slots: list[Any] = [None if c is None else _card(c).to_json() for c in self.hands[p]]
+            else:
+                slots = [None if c is None else "back" for c in self.hands[p]]
+            hands.append({"player": p, "slots": slots, "cards": len(self._cards_of(p))})
+        drawn: Any = None
+        if self.drawn is not None:
+            drawn = {"player": self.current}
+            if player == self.current:
+                drawn["card"] = _card(self.drawn).to_json()
+        window = None
+        if self.window is not None:
+            window = {"discard": self.window["number"], "rank": self.window["name"],
+                      "taken": self.window["taken"], "open": self._window_open()}
+        o = self.options
+        return {
+            "kind": self.kind,
+            "me": player,
+            "players": list(self.players),
+            "variant": o.variant,
+            "options": {"jokers": o.jokers or o.variant == "aggressive", "hand_size": o.hand_size,
+                        "red_kings": o.red_kings, "peek_seconds": o.peek_seconds,
+                        "jump_in_grace_seconds": o.jump_in_grace_seconds, "target": o.target,
+                        "undercut_penalty": o.undercut_penalty, "forgiving_scores": o.forgiving_scores},
+            "round": self.round,
+            "phase": self.phase,
+            "step": self.step if self.phase == "play" else None,
+            "turn": self.current if self.phase == "play" else None,
+            "looked": dict(self.looked),
+            "hands": hands,
+            "deck": len(self.deck),
+            "discard": [_card(c).to_json() for c in self.discard],
+            "drawn": drawn,
+            "power": None if self.power is None else {
+                "player": self.power["player"], "rank": _rank_name(Card(self.power["rank"], "S")),
+                "actions_left": self.power["left"]},
+            "jump_in": window,
+            "dutch": self.dutch,
+            "last_turns": None if self.final_turns is None else list(self.final_turns),
+            "due_to_end": self._due_to_end(),
+            "totals": dict(self.totals),
+            "round_scores": [dict(s) for s in self.round_scores],
+            "last_round": self.last_round if revealed else None,
+        }
+
+    def _is_over(self) -> bool:
+        return self.phase == "over"
+
+    def _result(self) -> Result:
+        if self.options.variant == "aggressive":
+            return Result.from_scores(self.final_hands, higher_is_better=False,
+                                      detail={"variant": "aggressive", "rounds": 1})
+        return Result.from_scores(self.totals, higher_is_better=False,
+                                  detail={"variant": "passive", "rounds": self.round,
+                                          "round_scores": self.round_scores})
+
+    def hidden_cards(self, player: str | None) -> set[str]:
+        """Every face-down card's id, the owner's own included, plus the deck and another's drawn card (§2).
+
+        Once the hands are turned over (between rounds, at the end) only the deck stays hidden.
+        """
+        hidden = set(self.deck)
+        if self.phase not in ("round_over", "over"):
+            hidden.update(c for hand in self.hands.values() for c in hand if c is not None)
+        if self.drawn is not None and player != self.current:
+            hidden.add(self.drawn)
+        return hidden
