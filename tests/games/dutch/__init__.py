@@ -1,0 +1,1 @@
+"""Tests of the Dutch engine, bots and figures."""
