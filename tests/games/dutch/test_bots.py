@@ -70,13 +70,13 @@ def test_bot_swaps_out_its_highest_known_card():
 
 def test_bot_jumps_in_when_sure_and_not_otherwise():
     """The bot jumps in with a remembered card of the discard's rank, and stays put when unsure."""
-    game = prepared({"ann": ["5H", "9D"], "bob": ["5S", "3S"], "cat": ["4D"]}, deck=["5C", "6C"])
+    game = prepared({"ann": ["5H", "9D"], "bob": ["4D"], "cat": ["5S", "3S"]}, deck=["5C", "6C"])
     game.apply("ann", {"type": "draw"})
     game.apply("ann", {"type": "discard"})
-    sure, unsure = bot_for(game, "bob"), bot_for(game, "bob")
-    sure.memory = {("bob", 0): {"id": "5S", "rank": 5, "suit": "S"}}
-    assert sure.choose(game.view("bob"), game.legal_actions("bob")) == jump(game, "bob", 0)
-    assert unsure.choose(game.view("bob"), game.legal_actions("bob")) is None
+    sure, unsure = bot_for(game, "cat"), bot_for(game, "cat")
+    sure.memory = {("cat", 0): {"id": "5S", "rank": 5, "suit": "S"}}
+    assert sure.choose(game.view("cat"), game.legal_actions("cat")) == jump(game, "cat", 0)
+    assert unsure.choose(game.view("cat"), game.legal_actions("cat")) is None
 
 
 def test_bot_calls_dutch_when_its_known_total_is_low():
