@@ -488,9 +488,15 @@ class TableService:
         future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
         opened = table.arbiter.submit(Claim(resource, player, action, discord_ts_ms, future), _now_ms())
         if opened:
-            asyncio.get_running_loop().call_later(self._cfg.race_window_ms / 1000,
-                                                  lambda: asyncio.ensure_future(self._close_race(table, resource)))
+            window_s = table.arbiter.window_ms / 1000
+            table.tasks[:] = [t for t in table.tasks if not t.done()]
+            table.tasks.append(asyncio.get_running_loop().create_task(
+                self._close_race_after(table, resource, window_s), name=f"table-{table.id}-race"))
         return await future
+
+    async def _close_race_after(self, table: Table, resource: str, delay_s: float) -> None:
+        await asyncio.sleep(delay_s)
+        await self._close_race(table, resource)
 
     async def _close_race(self, table: Table, resource: str) -> None:
         assert table.arbiter is not None
@@ -627,7 +633,7 @@ class TableService:
         bot = table.bots[player]
         while table.status == "running" and table.engine is not None:
             changed = table.changed
-            legal = table.engine.legal_actions(player)
+            legal = self.uis[table.kind].bot_actions(table, player, table.engine.legal_actions(player))
             choice = bot.choose(table.engine.view(player), legal) if legal else None
             if choice is None:
                 await changed.wait()

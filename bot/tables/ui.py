@@ -136,6 +136,13 @@ class GameUI:
             return Click(legal[int(token[1:])])
         raise TableError("That button is no longer available.")
 
+    def bot_actions(self, table: Table, player: str, legal: list[Action]) -> list[Action]:
+        """The subset of *legal* a bot seat may choose from (default: all).
+
+        Games drop actions the table reserves for the host, e.g. forcing the next hand.
+        """
+        return legal
+
     def public_buttons(self, table: Table) -> list[BoardButton]:
         """Extra buttons on the public table message while the game runs (default: none)."""
         return []
