@@ -350,7 +350,16 @@ class TableService:
         if table is None:
             raise TableError(f"There is no live table #{table_id}.")
         async with table.lock:
+            was_running = table.engine is not None
             await self._cancel(table)
+            text = self.public_text(table) if was_running else self.lobby_text(table)
+            if table.message_id is not None:
+                try:
+                    channel = self.bot.get_channel(table.thread_id) or await self.bot.fetch_channel(table.thread_id)
+                    await channel.get_partial_message(table.message_id).edit(  # type: ignore[union-attr]
+                        content=f"⛔ This table was ended by a moderator.\n{text}"[:2000], view=None)
+                except discord.HTTPException:
+                    log.warning("could not mark table %s as ended", table_id, exc_info=True)
         return table
 
     # ------------------------------------------------------------------ the game

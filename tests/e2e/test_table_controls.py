@@ -132,3 +132,16 @@ async def test_rules_summarises_each_game_and_its_options(fake: FakeDiscord, wor
         assert result.ephemeral and engine.title in result.content
         for f in dataclasses.fields(engine.Options):
             assert f"`{f.name}`" in result.content
+
+
+async def test_table_end_stops_the_game_and_marks_the_message(fake: FakeDiscord, world: World, bot) -> None:
+    """/table end in the thread cancels the table, removes its buttons and says so."""
+    thread, lobby = await open_table(fake, world)
+    await fake.click(world.bob, lobby, "Join")
+    await fake.click(world.alice, lobby, "Start")
+    result = await fake.slash(world.alice, thread, "table end")
+    assert "was ended" in result.content
+    message = fake.message(lobby.id)
+    assert message.buttons == [] and "ended by a moderator" in message.content
+    assert 1 not in bot.tables.tables
+    assert (await bot.storage.game(1)).status == "cancelled"
