@@ -19,13 +19,13 @@ from typing import Any, ClassVar
 from bot.engine.bots import Bot
 from bot.engine.cards import Card
 from bot.engine.core import Action
-from bot.games.blitz.engine import card_points, hand_value
+from bot.games.blitz.engine import CARDS, card_points, hand_value
 
 __all__ = ["BOTS", "EasyBot", "HeuristicBot", "knock_threshold"]
 
 
 def _cards(cards: Sequence[dict[str, Any]]) -> list[Card]:
-    return [Card.from_id(c["id"]) for c in cards]
+    return [CARDS[c["id"]] for c in cards]
 
 
 def _trips_half(view: dict[str, Any]) -> int:
@@ -93,7 +93,7 @@ class HeuristicBot(Bot):
                 return {"type": "knock"}
         top = view.get("discard_top")
         if top is not None:
-            top_card = Card.from_id(top["id"])
+            top_card = CARDS[top["id"]]
             with_top, _, _ = _best_keep([*hand, top_card], top_card.id, trips)
             # Take the discard when keeping it makes the hand better by at least a point.
             if with_top >= current + 2:
@@ -125,7 +125,7 @@ class EasyBot(Bot):
             return {"type": "knock"}
         top = view.get("discard_top")
         if top is not None and self.rng.random() < 0.5:
-            top_card = Card.from_id(top["id"])
+            top_card = CARDS[top["id"]]
             with_top, _, _ = _best_keep([*hand, top_card], top_card.id, trips)
             if with_top > current:
                 return {"type": "draw", "source": "discard"}

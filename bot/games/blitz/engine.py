@@ -34,11 +34,14 @@ from bot.engine.core import Action, Engine, Event, IllegalAction, Result
 
 __all__ = [
     "BLITZ_HALF",
+    "CARDS",
     "BlitzEngine",
     "BlitzOptions",
     "card_points",
     "hand_value",
     "half_to_points",
+    "showdown_losses",
+    "worst_card",
 ]
 
 CARDS: dict[str, Card] = {card.id: card for card in standard_deck()}
@@ -48,8 +51,12 @@ BLITZ_HALF = 62
 """31 points ("blitz") in half points (``docs/rules/blitz.md`` §6)."""
 
 
+_CARD_JSON: dict[str, dict[str, Any]] = {card_id: card.to_json() for card_id, card in CARDS.items()}
+
+
 def _json(card_id: str) -> dict[str, Any]:
-    return CARDS[card_id].to_json()
+    """The JSON of a card (a fresh copy, so views and events never share a dict)."""
+    return dict(_CARD_JSON[card_id])
 
 
 def card_points(card: Card) -> int:

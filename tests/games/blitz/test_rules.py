@@ -458,3 +458,14 @@ def test_timeout_draws_from_the_stock_then_discards_the_worst_card() -> None:
     game.apply("p0", game.timeout_action("p0"))
     assert game.timeout_action("p0") == {"type": "discard", "card": "2C"}
     assert game.timeout_action("p1") is None
+
+
+def test_dealt_hands_are_told_only_to_their_players() -> None:
+    """Each dealt hand is a private event for its player alone; the deal event itself names no hand card."""
+    deck = dealing_order(["2S 3S 4S", "2H 3H 4H", "2D 3D 4D"], "5C")
+    game = rigged(deck).new(players(3), seed=0)
+    hands = {e.data["player"]: (e.audience, [c["id"] for c in e.data["cards"]])
+             for e in game.setup_events if e.type == "hand"}
+    assert hands == {"p1": (("p1",), ["2S", "3S", "4S"]), "p2": (("p2",), ["2H", "3H", "4H"]),
+                     "p0": (("p0",), ["2D", "3D", "4D"])}
+    assert "2S" not in str(first(game.setup_events, "deal").data)
