@@ -71,7 +71,8 @@ def card_points(card: Card) -> int:
 
 
 def hand_value(cards: Iterable[Card], *, three_of_a_kind_half: int = 60) -> int:
-    """The value of a hand in half points (``docs/rules/blitz.md`` §5, ruling "Values").
+    """The value of a hand in half points (``docs/rules/blitz.md`` §5; ruling on values in
+    ``../shared/rules/README.md``, "Blitz (31)").
 
     A hand is worth the largest sum of its cards of one suit; three cards of one rank are worth
     *three_of_a_kind_half* instead (60 = 30 points, or 61 = 30.5 with the option) when that is
@@ -106,7 +107,8 @@ def half_to_points(half: int) -> int | float:
 
 @dataclass(frozen=True)
 class BlitzOptions:
-    """Table options of Blitz (31) (``docs/rules/blitz.md`` §10).
+    """Table options of Blitz (31) (``docs/rules/blitz.md`` §10; the options marked *option* in
+    ``../shared/rules/README.md``, "Blitz (31)", plus the rule text's four lives).
 
     Attributes
     ----------
@@ -253,7 +255,11 @@ class BlitzEngine(Engine):
         return order
 
     def _start_round(self) -> list[Event]:
-        """Deal a round and settle any 31 dealt; loops while dealt rounds end at once (§2, §6, §8)."""
+        """Deal a round and settle any 31 dealt; loops while dealt rounds end at once.
+
+        Sources: ``docs/rules/blitz.md`` §2, §6, §8; rulings on the deal and on 31 in
+        ``../shared/rules/README.md``, "Blitz (31)".
+        """
         events: list[Event] = []
         while True:
             self.round += 1
@@ -313,7 +319,10 @@ class BlitzEngine(Engine):
     # ------------------------------------------------------------------ ending a round
 
     def _blitz(self, blitzers: list[str], events: list[Event], *, at_deal: bool) -> bool:
-        """Settle a 31: every player still in without 31 loses a life (§6). Returns whether play goes on."""
+        """Settle a 31: every player still in without 31 loses a life. Returns whether play goes on.
+
+        Sources: ``docs/rules/blitz.md`` §6; the 31 ruling in ``../shared/rules/README.md``, "Blitz (31)".
+        """
         players = self.in_players()
         losses = {p: 1 for p in players if p not in blitzers}
         events.append(Event("blitz", {
@@ -326,7 +335,11 @@ class BlitzEngine(Engine):
         return self._settle(losses, events)
 
     def _showdown(self, events: list[Event]) -> bool:
-        """Compare hands after a knocked round and settle the losses (§7). Returns whether play goes on."""
+        """Compare hands after a knocked round and settle the losses. Returns whether play goes on.
+
+        Sources: ``docs/rules/blitz.md`` §7; the showdown ruling in ``../shared/rules/README.md``,
+        "Blitz (31)".
+        """
         players = self.in_players()
         values = {p: self._value(p) for p in players}
         low = min(values.values())
@@ -342,7 +355,10 @@ class BlitzEngine(Engine):
         return self._settle(losses, events)
 
     def _settle(self, losses: dict[str, int], events: list[Event]) -> bool:
-        """Apply *losses* (lives per player), drop those out, pick the next dealer (§8).
+        """Apply *losses* (lives per player), drop those out, pick the next dealer.
+
+        Sources: ``docs/rules/blitz.md`` §8; the rulings on going out, winning, the all-out replay
+        and the rotating deal in ``../shared/rules/README.md``, "Blitz (31)".
 
         When every player still in would go out, nobody loses anything and the same dealer deals
         the round again. Returns ``False`` when the game is over.
@@ -405,7 +421,11 @@ class BlitzEngine(Engine):
         return self._discard(player, action)
 
     def _knock(self, player: str, action: Action) -> list[Event]:
-        """Knock instead of drawing (§4): only at the start of a turn and only once per round."""
+        """Knock instead of drawing: only at the start of a turn and only once per round.
+
+        Sources: ``docs/rules/blitz.md`` §4; the turn and knock rulings in
+        ``../shared/rules/README.md``, "Blitz (31)".
+        """
         if len(action) != 1:
             raise IllegalAction("a knock takes no details: send just {'type': 'knock'}")
         if self.phase != DRAW:
@@ -420,7 +440,11 @@ class BlitzEngine(Engine):
         return [Event("knock", {"player": player, "last_turns": list(self.last_turns)})]
 
     def _draw(self, player: str, action: Action) -> list[Event]:
-        """Draw the top card of the stock or the discard pile (§3, §9)."""
+        """Draw the top card of the stock or the discard pile.
+
+        Sources: ``docs/rules/blitz.md`` §3, §9; the turn ruling in ``../shared/rules/README.md``,
+        "Blitz (31)".
+        """
         source = action.get("source")
         if set(action) != {"type", "source"} or source not in ("stock", "discard"):
             raise IllegalAction(f"draw from 'stock' or 'discard', got {source!r}")
@@ -449,14 +473,22 @@ class BlitzEngine(Engine):
         return events
 
     def _reshuffle(self) -> Event:
-        """Turn the discard pile, but its top card, into a new shuffled stock (§9)."""
+        """Turn the discard pile, but its top card, into a new shuffled stock.
+
+        Sources: ``docs/rules/blitz.md`` §9; the empty-stock ruling in ``../shared/rules/README.md``,
+        "Blitz (31)".
+        """
         top = self.discard_pile.pop()
         self.stock = shuffled(self.discard_pile, self.rng)
         self.discard_pile = [top]
         return Event("reshuffled", {"stock_count": len(self.stock), "discard_top": _json(top)})
 
     def _discard(self, player: str, action: Action) -> list[Event]:
-        """Discard one card, ending the turn; check for 31 and for the end of a knocked round (§3, §4, §6)."""
+        """Discard one card, ending the turn; check for 31 and for the end of a knocked round.
+
+        Sources: ``docs/rules/blitz.md`` §3, §4, §6; the discard-pickup *option* and the 31 ruling in
+        ``../shared/rules/README.md``, "Blitz (31)".
+        """
         card_id = action.get("card")
         if set(action) != {"type", "card"} or not isinstance(card_id, str):
             raise IllegalAction("say which card to discard, e.g. {'type': 'discard', 'card': 'QH'}")
@@ -575,7 +607,10 @@ class BlitzEngine(Engine):
 
 
 def showdown_losses(lowest: Sequence[str], knocker: str | None) -> dict[str, int]:
-    """Lives lost at a showdown, given the players tied for the lowest hand (§7).
+    """Lives lost at a showdown, given the players tied for the lowest hand.
+
+    Sources: ``docs/rules/blitz.md`` §7; the showdown ruling in ``../shared/rules/README.md``,
+    "Blitz (31)". Returns player id to lives lost:
 
     * the knocker alone lowest loses two;
     * a knocker tied for lowest is safe, and the others tied with them lose one each;
