@@ -573,7 +573,7 @@ class DutchEngine(Engine):
             raise IllegalAction("you cannot jump in now: there is no discard to jump in on "
                                 "(the window closes when the next player draws)")
         aggressive = self.options.variant == "aggressive"
-        if action["discard"] != self.window["number"]:
+        if type(action["discard"]) is not int or action["discard"] != self.window["number"]:
             raise IllegalAction(f"too late: discard {action['discard']!r} is no longer the one to jump in on "
                                 f"(it is discard {self.window['number']} now)")
         if aggressive and self.window["taken"]:

@@ -116,3 +116,12 @@ def test_figures_count_from_events():
     got = figures(game, events)
     assert got["rounds"] == 1 and got["avg_final_hand"] == 2.5 and got["deck_endings"] == 1
     assert got["jump_ins_right"] == got["jump_ins_wrong"] == got["dutch_calls"] == 0 and got["winning_score"] == 2
+
+
+def test_bot_does_not_call_dutch_when_an_adversary_looks_as_low():
+    """Passive: the bot holds back its call when it has seen an adversary hand at least as low."""
+    game = prepared({"ann": ["AH", "2D"], "bob": ["AS"]})
+    bot = bot_for(game, "ann")
+    bot.memory = {("ann", 0): {"id": "AH", "rank": 1, "suit": "H"}, ("ann", 1): {"id": "2D", "rank": 2, "suit": "D"},
+                  ("bob", 0): {"id": "AS", "rank": 1, "suit": "S"}}
+    assert bot.choose(game.view("ann"), game.legal_actions("ann")) == {"type": "draw"}

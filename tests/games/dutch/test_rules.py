@@ -371,6 +371,7 @@ def test_stale_jump_in_for_an_earlier_discard_is_refused():
     game.apply("ann", DRAW)
     game.apply("ann", DISCARD)
     stale = jump(game, "bob", 0)
+    refused(game, "cat", {**jump(game, "cat", 0), "discard": True})  # true is not discard number 1
     game.apply("bob", DRAW)
     game.apply("bob", DISCARD)
     assert "too late" in refused(game, "bob", stale)
