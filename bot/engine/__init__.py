@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Callable, Iterator, MutableMapping
 from types import ModuleType
+from typing import Any
 
 from bot.engine.core import Action, Engine, Event, IllegalAction, Result, canonical
 
@@ -48,10 +50,43 @@ def _discover() -> dict[str, ModuleType]:
     return found
 
 
-_MODULES: dict[str, ModuleType] = _discover()
+class _Lazy(MutableMapping[str, Any]):
+    """A mapping filled on first use, so that importing a game package first (which imports
+    ``bot.engine`` half-way through its own import) still registers that game.
+    """
 
-REGISTRY: dict[str, type[Engine]] = {kind: module.ENGINE for kind, module in _MODULES.items()}
-"""Kind name (``dutch-blitz``, ``blitzkrieg``, ``dutch``, ``blitz``) to engine class."""
+    def __init__(self, build: Callable[[], dict[str, Any]]) -> None:
+        self._build = build
+        self._data: dict[str, Any] | None = None
+
+    def _d(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = self._build()
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._d()[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self._d()[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self._d()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._d())
+
+    def __len__(self) -> int:
+        return len(self._d())
+
+    def __repr__(self) -> str:
+        return repr(self._d())
+
+
+_MODULES: MutableMapping[str, ModuleType] = _Lazy(_discover)
+
+REGISTRY: MutableMapping[str, type[Engine]] = _Lazy(lambda: {kind: m.ENGINE for kind, m in _MODULES.items()})
+"""Kind name (``dutch-blitz``, ``blitzkrieg``, ``dutch``, ``blitz``) to engine class (filled on first use)."""
 
 
 def game_module(kind: str) -> ModuleType:

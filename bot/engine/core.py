@@ -192,6 +192,8 @@ class Engine:
         The game's options (an instance of :attr:`Options`).
     rng:
         The game's only source of chance.
+    setup_events:
+        The events of the initial deal (see :meth:`_setup`).
     """
 
     kind: ClassVar[str] = ""
@@ -206,6 +208,7 @@ class Engine:
     seed: int
     options: Any
     rng: random.Random
+    setup_events: list[Event]
     _actions: list[tuple[str, Action]]
 
     # ------------------------------------------------------------------ construction
@@ -249,11 +252,19 @@ class Engine:
         self.options = options
         self.rng = random.Random(self.seed)
         self._actions = []
-        self._setup()
+        events = self._setup()
+        if events is not None:
+            self.setup_events = list(events)
+        elif not hasattr(self, "setup_events"):
+            self.setup_events = []
         return self
 
-    def _setup(self) -> None:
-        """Hook: deal and set up the initial state from ``players``, ``options`` and ``rng``."""
+    def _setup(self) -> list[Event] | None:
+        """Hook: deal and set up the initial state from ``players``, ``options`` and ``rng``.
+
+        May return the events of the deal; they are kept in :attr:`setup_events` for the table
+        to narrate (private ones only to their audience).
+        """
         raise NotImplementedError
 
     # ------------------------------------------------------------------ the protocol

@@ -374,6 +374,8 @@ class TableService:
         table.arbiter = RaceArbiter(table.settings.get("race_window_ms", self._cfg.race_window_ms),
                                     self._cfg.race_tie_ms, random.Random(table.seed))
         table.last_event_ms["start"] = _now_ms()
+        if not actions:
+            self._deliver(table, table.engine.setup_events)
         bots = self._bots(table.kind)
         table.bots = {s.player_id: bots[s.bot_name](s.player_id, random.Random(f"{table.seed}:{s.player_id}"))
                       for s in table.seats if s.is_bot and s.bot_name in bots}

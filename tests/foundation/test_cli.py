@@ -115,3 +115,14 @@ def test_simulate_bad_option_exits_2(sample_registered: str) -> None:
     with pytest.raises(SystemExit) as info:
         cli.main(["simulate", sample_registered, "--tricks", "99"])
     assert info.value.code == 2
+
+
+def test_registry_lists_every_game_whatever_is_imported_first() -> None:
+    """Importing a game package before bot.engine still registers every landed game."""
+    code = ("import bot.games.blitzkrieg, bot.engine, pkgutil, bot.games; "
+            "pkgs = sorted(m.name for m in pkgutil.iter_modules(bot.games.__path__) if m.ispkg); "
+            "print(len(bot.engine.REGISTRY), len(pkgs))")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    registered, packages = out.stdout.split()
+    assert registered == packages and int(registered) >= 1, out.stderr
