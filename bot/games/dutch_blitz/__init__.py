@@ -1,0 +1,65 @@
+"""Dutch Blitz (kind ``dutch-blitz``): the engine, its bots and its simulator figures.
+
+The rules are the project's own page, ``docs/rules/dutch-blitz.md``; the rulings that settle what
+the rule texts leave open are in ``../shared/rules/README.md``, "Dutch Blitz".
+
+Exports
+-------
+``ENGINE``
+    :class:`~bot.games.dutch_blitz.engine.DutchBlitz`.
+``BOTS``
+    ``{"greedy": GreedyBot, "easy": EasyBot}``; ``greedy`` is the default.
+``figures(engine, events)``
+    Per-game numbers for the simulator (:func:`~bot.games.dutch_blitz.figures.figures`).
+``DutchBlitzOptions``
+    ``target=75``, ``move_post_stacks=False``, ``stuck_seconds=60``.
+
+Actions (``docs/rules/dutch-blitz.md`` §13)
+--------------------------------------------
+Small JSON objects; every one fits a Discord ``custom_id`` with room to spare. A *source* is
+``"blitz"``, ``"wood"`` or ``"post:<i>"`` (the player's own Post pile *i*, 0-based). Dutch piles
+are numbered 0, 1, … in the order they were started; a pile keeps its number for the hand.
+
+``{"type": "dutch", "from": source, "pile": <n> | null}``
+    Play the top card of *source* onto Dutch pile *n*; ``"pile": null`` starts a new pile with a 1
+    (§3). Contests ``"dutch-pile:<n>"`` (nothing when it starts a pile).
+``{"type": "post", "from": source, "to": "post:<j>"}``
+    Build the top card of *source* onto the player's Post pile *j* (§4).
+``{"type": "stack", "from": "post:<i>", "to": "post:<j>"}``
+    Move the whole Post pile *i* onto Post pile *j* (only with ``move_post_stacks``, §5).
+``{"type": "flip"}``
+    Three cards (or fewer) from the hand onto the Wood pile; with the hand empty, the Wood pile
+    is first turned back over as the hand (§7).
+``{"type": "shift"}``
+    The Wood pile's top card goes to the bottom of the hand; only while none of the player's
+    visible cards can go on a Dutch pile (§7).
+``{"type": "end_hand"}``
+    The stuck rule (§8). The engine cannot see the clock nor who hosts: it lists ``end_hand`` for
+    every player while a hand is played (with ``stuck_seconds`` > 0). The table offers it only to
+    the host, only after ``stuck_seconds`` seconds since the last ``dutch`` event (or the deal),
+    and applies it as the host. The hand is scored as usual.
+``{"type": "ready"}`` / ``{"type": "next_hand"}``
+    Between hands (§11): each player sends ``ready``; the last one deals the next hand.
+    ``next_hand`` deals it at once; the table offers it only to the host.
+
+Moves that contest nothing (everything but ``dutch`` onto an existing pile) are applied at once.
+A move applied after the position changed under it is refused with a reason that says so, e.g.
+"the red pile you aimed at is already at 5: your 5 no longer fits".
+
+>>> from bot.games.dutch_blitz import ENGINE
+>>> game = ENGINE.new(["ann", "bo"], seed=3)
+>>> len(game.view("ann")["seats"][0]["posts"])
+5
+"""
+
+from __future__ import annotations
+
+from bot.games.dutch_blitz.bots import BOTS, EasyBot, GreedyBot
+from bot.games.dutch_blitz.engine import DutchBlitz
+from bot.games.dutch_blitz.figures import figures
+from bot.games.dutch_blitz.options import DutchBlitzOptions
+
+__all__ = ["ENGINE", "BOTS", "figures", "DutchBlitz", "DutchBlitzOptions", "GreedyBot", "EasyBot"]
+
+ENGINE = DutchBlitz
+"""The engine class the registry discovers."""

@@ -1,0 +1,173 @@
+"""Computer players for Dutch Blitz: ``greedy`` (the default) and ``easy``.
+
+A bot reads only its own view (every face-up card on the table, ``docs/rules/dutch-blitz.md``
+§12), its own legal actions and the events it may see. Both bots react at human speed: each
+takes a :class:`~bot.engine.bots.Pacing` (reaction time in milliseconds) as a parameter.
+
+Both send ``ready`` at once between hands and never force the next hand (§11). Both apply the
+stuck rule (§8) as the simulator's stand-in for the host: a bot that has turned its Wood pile back
+over several times since any card last went onto a Dutch pile sends ``end_hand``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from bot.engine.bots import Bot, Pacing
+from bot.engine.core import Action, Event
+
+__all__ = ["DutchBlitzBot", "GreedyBot", "EasyBot", "BOTS"]
+
+_SOURCE_RANK = {"blitz": 0, "wood": 2}
+
+
+def _source_rank(source: str) -> int:
+    return _SOURCE_RANK.get(source, 1)
+
+
+class DutchBlitzBot(Bot):
+    """Shared memory of the Dutch Blitz bots: how stuck the table looks from this seat.
+
+    Attributes
+    ----------
+    turnovers_since_dutch:
+        How often this bot turned its Wood pile back over since a card last went onto any Dutch
+        pile (from the events it observed).
+    shifted_since_dutch:
+        Whether it has shifted since then.
+    stuck_turnovers:
+        The number of turnovers after which the bot calls the hand stuck (class setting).
+    """
+
+    stuck_turnovers: ClassVar[int] = 3
+
+    def __init__(self, player: str, rng: random.Random, pacing: Pacing | None = None) -> None:
+        super().__init__(player, rng, pacing)
+        self.turnovers_since_dutch = 0
+        self.shifted_since_dutch = False
+
+    def observe(self, events: Sequence[Event]) -> None:
+        """Track Dutch-pile plays (anyone's) and this bot's own Wood-pile turnovers."""
+        for event in events:
+            if event.type in ("dutch", "hand_started"):
+                self.turnovers_since_dutch = 0
+                self.shifted_since_dutch = False
+            elif event.type == "flip" and event.data.get("player") == self.player and event.data.get("turned_over"):
+                self.turnovers_since_dutch += 1
+
+    def _between_hands(self, legal: Sequence[Action]) -> Action | None:
+        return {"type": "ready"} if {"type": "ready"} in legal else None
+
+    def _stuck_moves(self, legal: Sequence[Action]) -> Action | None:
+        """Shift once, then end the hand, when this bot has been stuck long enough (§7, §8)."""
+        end = {"type": "end_hand"}
+        if end in legal and (self.turnovers_since_dutch >= self.stuck_turnovers
+                             or all(a == end for a in legal)):
+            return end
+        if self.turnovers_since_dutch >= 1 and not self.shifted_since_dutch and {"type": "shift"} in legal:
+            self.shifted_since_dutch = True
+            return {"type": "shift"}
+        return None
+
+
+class GreedyBot(DutchBlitzBot):
+    """Plays like a good human (``docs/rules/dutch-blitz.md`` §3–§8).
+
+    Order of preference: a Dutch-pile play from the Blitz pile; any other Dutch-pile play (1s at
+    once, Post pile before Wood pile); a Blitz card onto a Post pile; a whole or one-card Post
+    pile moved so that it is refilled from the Blitz pile; a Wood card onto a Post pile when the
+    Blitz card then fits on it; otherwise, when stuck, shift once or end the hand; otherwise flip.
+
+    Parameters
+    ----------
+    player, rng:
+        See :class:`~bot.engine.bots.Bot`.
+    pacing:
+        Reaction time in milliseconds; default median 800 ms.
+    """
+
+    name = "greedy"
+    default_pacing = Pacing(median_ms=800.0, spread=0.35, minimum_ms=250.0, maximum_ms=4000.0)
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action | None:
+        """Pick the best move by the order above; ``ready`` between hands."""
+        if view["phase"] != "play":
+            return self._between_hands(legal)
+        me = view["seats"][view["me"]]
+        posts = me["posts"]
+        dutch = [a for a in legal if a["type"] == "dutch"]
+        if dutch:
+            # A single-card Post pile played out is refilled from the Blitz pile: prefer it.
+            return min(dutch, key=lambda a: (_source_rank(a["from"]),
+                                              a["from"].startswith("post:") and len(posts[int(a["from"][5:])]) > 1))
+        builds = [a for a in legal if a["type"] == "post"]
+        for action in builds:
+            if action["from"] == "blitz":
+                return action
+        for action in legal:
+            if action["type"] == "stack":
+                return action
+        for action in builds:
+            if action["from"].startswith("post:") and len(posts[int(action["from"][5:])]) == 1:
+                return action
+        blitz_top = me["blitz_top"]
+        wood_top = me["wood_top"]
+        if blitz_top and wood_top:
+            for action in builds:
+                if (action["from"] == "wood" and blitz_top["value"] == wood_top["value"] - 1
+                        and _is_boy(blitz_top) != _is_boy(wood_top)):
+                    return action
+        stuck = self._stuck_moves(legal)
+        if stuck is not None:
+            return stuck
+        if {"type": "flip"} in legal:
+            return {"type": "flip"}
+        return {"type": "end_hand"} if {"type": "end_hand"} in legal else None
+
+
+class EasyBot(DutchBlitzBot):
+    """A relaxed player: slower, overlooks some plays and rarely builds Post piles (§3–§8).
+
+    It plays a Dutch-pile move it sees (from the Blitz pile first), but overlooks each one with
+    probability ``overlook``; it builds a Blitz card onto a Post pile only half of the time;
+    otherwise it flips. Stuck, it shifts once and ends the hand after a few turnovers.
+
+    Parameters
+    ----------
+    player, rng:
+        See :class:`~bot.engine.bots.Bot`.
+    pacing:
+        Reaction time in milliseconds; default median 1500 ms.
+    """
+
+    name = "easy"
+    default_pacing = Pacing(median_ms=1500.0, spread=0.45, minimum_ms=400.0, maximum_ms=6000.0)
+    overlook: ClassVar[float] = 0.3
+    stuck_turnovers = 4
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action | None:
+        """Pick a move as described above; ``ready`` between hands."""
+        if view["phase"] != "play":
+            return self._between_hands(legal)
+        dutch = [a for a in legal if a["type"] == "dutch" and self.rng.random() >= self.overlook]
+        if dutch:
+            return min(dutch, key=lambda a: _source_rank(a["from"]))
+        builds = [a for a in legal if a["type"] == "post" and a["from"] == "blitz"]
+        if builds and self.rng.random() < 0.5:
+            return builds[0]
+        stuck = self._stuck_moves(legal)
+        if stuck is not None:
+            return stuck
+        if {"type": "flip"} in legal:
+            return {"type": "flip"}
+        return {"type": "end_hand"} if {"type": "end_hand"} in legal else None
+
+
+def _is_boy(card: dict[str, Any]) -> bool:
+    return card["colour"] in ("red", "blue")
+
+
+BOTS: dict[str, type[Bot]] = {"greedy": GreedyBot, "easy": EasyBot}
+"""Bot name to class; the first entry is the default bot."""

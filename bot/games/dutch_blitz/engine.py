@@ -1,0 +1,608 @@
+"""The Dutch Blitz engine (kind ``dutch-blitz``); the rules are ``docs/rules/dutch-blitz.md``.
+
+Everyone plays at once. The engine has no turns: every seated player may act at any time during
+a hand, and the table hands the engine the actions of different players one at a time, in the
+order its race arbiter settles (``../shared/DESIGN.md``, "Lag-tolerant timing window"). A move
+that no longer fits when its turn to be applied comes (another player got there first) is an
+:class:`~bot.engine.core.IllegalAction` whose reason says what changed, and the card stays where
+it was.
+
+See the package docstring (:mod:`bot.games.dutch_blitz`) for the action shapes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.engine.cards import BlitzCard, blitz_deck, shuffled
+from bot.engine.core import Action, Engine, Event, IllegalAction, Result
+from bot.games.dutch_blitz.options import DutchBlitzOptions
+
+__all__ = ["DutchBlitz", "Seat", "PLAY", "BETWEEN", "OVER", "BLITZ_SIZE", "post_pile_count"]
+
+PLAY = "play"
+"""Phase: a hand is being played."""
+BETWEEN = "between"
+"""Phase: a hand has been scored and the table waits for every player's ``ready``."""
+OVER = "over"
+"""Phase: the game has ended."""
+
+BLITZ_SIZE = 10
+"""Cards dealt to each Blitz pile (``docs/rules/dutch-blitz.md`` §1)."""
+
+
+def post_pile_count(players: int) -> int:
+    """Post piles per player: 5 with two players, 3 with three to eight (``docs/rules/dutch-blitz.md`` §1)."""
+    return 5 if players == 2 else 3
+
+
+class Seat:
+    """One player's cards during a hand.
+
+    Every list is ordered bottom to top: ``[-1]`` is the top (the playable card) of the Blitz
+    pile, of each Post pile and of the Wood pile. The hand is face down and ``hand[0]`` is its
+    top, the next card a flip turns over.
+
+    Attributes
+    ----------
+    blitz:
+        The Blitz pile.
+    posts:
+        The Post piles (5 or 3), each a descending, boy/girl alternating run.
+    wood:
+        The Wood pile.
+    hand:
+        The face-down cards in hand.
+    turnovers:
+        How often the Wood pile has been turned back over as the hand in this hand of play.
+    """
+
+    __slots__ = ("blitz", "posts", "wood", "hand", "turnovers")
+
+    def __init__(self, blitz: list[BlitzCard], posts: list[list[BlitzCard]], wood: list[BlitzCard],
+                 hand: list[BlitzCard]) -> None:
+        self.blitz = blitz
+        self.posts = posts
+        self.wood = wood
+        self.hand = hand
+        self.turnovers = 0
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Seat):
+            return NotImplemented
+        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Seat:
+        # Cards are immutable; copying the lists is a full deep copy.
+        seat = Seat(list(self.blitz), [list(p) for p in self.posts], list(self.wood), list(self.hand))
+        seat.turnovers = self.turnovers
+        return seat
+
+    def cards(self) -> list[BlitzCard]:
+        """Every card of this seat outside the Dutch piles."""
+        return [*self.blitz, *(c for p in self.posts for c in p), *self.wood, *self.hand]
+
+    def visible(self) -> list[tuple[str, BlitzCard]]:
+        """The playable tops as ``(source, card)``: ``"blitz"``, ``"post:<i>"``, ``"wood"``."""
+        out: list[tuple[str, BlitzCard]] = []
+        if self.blitz:
+            out.append(("blitz", self.blitz[-1]))
+        for i, pile in enumerate(self.posts):
+            if pile:
+                out.append((f"post:{i}", pile[-1]))
+        if self.wood:
+            out.append(("wood", self.wood[-1]))
+        return out
+
+
+class _Cards(list):
+    """A list of Dutch piles (lists of immutable cards) that deep-copies by copying the lists only.
+
+    Cards are frozen, so this is a full deep copy, without ``copy.deepcopy`` rebuilding each
+    card (that made :meth:`~bot.engine.core.Engine.snapshot` slow).
+    """
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Cards:
+        return _Cards(list(pile) for pile in self)
+
+
+class _ActionLog(list):
+    """The engine core's accepted-action log, deep-copied as a new list of the same entries.
+
+    Logged actions are canonical JSON data that nothing mutates (``Engine.log`` hands out deep
+    copies), so sharing the entries is safe. Without this, every ``snapshot()`` and clone copied
+    the whole log, which made the conformance suite quadratic in the length of a game.
+    """
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _ActionLog:
+        return _ActionLog(self)
+
+
+def _fits_post(card: BlitzCard, top: BlitzCard) -> bool:
+    """Whether *card* may go on a Post pile topped by *top*: one lower, boy on girl or girl on boy (§4)."""
+    return card.value == top.value - 1 and card.is_boy != top.is_boy
+
+
+def _name(card: BlitzCard) -> str:
+    return f"{card.colour} {card.value}"
+
+
+class DutchBlitz(Engine):
+    """Dutch Blitz for 2 to 8 players (``docs/rules/dutch-blitz.md``).
+
+    State (beyond :class:`~bot.engine.core.Engine`'s):
+
+    * ``seats`` — one :class:`Seat` per player, in seat order;
+    * ``dutch`` — the Dutch piles in the order they were started (a pile keeps its index for the
+      whole hand; complete piles stay and score);
+    * ``phase`` — :data:`PLAY`, :data:`BETWEEN` or :data:`OVER`;
+    * ``hand_number`` — 1 for the first hand;
+    * ``totals`` — each player's game score; ``hand_scores`` — one ``{player: points}`` per
+      finished hand; ``hand_endings`` — how each hand ended; ``ready`` — players who sent
+      ``ready`` since the last hand ended.
+
+    Rules: ``docs/rules/dutch-blitz.md`` §1–§13, rulings ``../shared/rules/README.md`` "Dutch Blitz".
+    """
+
+    kind = "dutch-blitz"
+    title = "Dutch Blitz"
+    min_players = 2
+    max_players = 8
+    Options = DutchBlitzOptions
+    max_actions = 60_000
+    # Uniformly random play calls a stuck hand at random times: every such hand costs each player
+    # about twenty Blitz points, so the totals would drift away from any target. Random play
+    # therefore plays with the stuck rule off and a target of 1; hands then end by a Blitz.
+    conformance_options = {"target": 1, "stuck_seconds": 0}
+
+    seats: list[Seat]
+    dutch: _Cards
+    phase: str
+    hand_number: int
+    totals: dict[str, int]
+    hand_scores: list[dict[str, int]]
+    hand_endings: list[dict[str, Any]]
+    ready: set[str]
+
+    # ------------------------------------------------------------------ setup
+
+    def _setup(self) -> None:
+        self._actions = _ActionLog(self._actions)
+        self.totals = {p: 0 for p in self.players}
+        self.hand_scores = []
+        self.hand_endings = []
+        self.hand_number = 0
+        self.ready = set()
+        self._deal()
+
+    def _deal(self) -> None:
+        """Shuffle every deck and lay out a new hand (§1)."""
+        posts = post_pile_count(len(self.players))
+        self.seats = []
+        for i in range(len(self.players)):
+            deck = shuffled(blitz_deck(i), self.rng)
+            # The deck is dealt from its top (index 0): the Post piles, then 10 Blitz cards
+            # (the 10th dealt ends on top), the rest is the hand.
+            post_cards, rest = deck[:posts], deck[posts:]
+            blitz, hand = rest[:BLITZ_SIZE], rest[BLITZ_SIZE:]
+            self.seats.append(Seat(blitz, [[c] for c in post_cards], [], hand))
+        self.dutch = _Cards()
+        self.phase = PLAY
+        self.hand_number += 1
+        self.ready = set()
+
+    # ------------------------------------------------------------------ reading the state
+
+    def _seat(self, player: str) -> Seat:
+        return self.seats[self.players.index(player)]
+
+    def _source_card(self, seat: Seat, source: Any) -> tuple[BlitzCard, str]:
+        """The top card named by *source* (``"blitz"``, ``"wood"``, ``"post:<i>"``), or raise."""
+        if source == "blitz":
+            if not seat.blitz:
+                raise IllegalAction("your Blitz pile is empty")
+            return seat.blitz[-1], "blitz"
+        if source == "wood":
+            if not seat.wood:
+                raise IllegalAction("your Wood pile is empty: flip three cards from your hand first")
+            return seat.wood[-1], "wood"
+        index = self._post_index(seat, source, "from")
+        if not seat.posts[index]:  # pragma: no cover - a Post pile is never left empty in play
+            raise IllegalAction(f"your Post pile {index} is empty")
+        return seat.posts[index][-1], source
+
+    @staticmethod
+    def _post_index(seat: Seat, name: Any, field: str) -> int:
+        if isinstance(name, str) and name.startswith("post:") and name[5:].isdigit():
+            index = int(name[5:])
+            if index < len(seat.posts):
+                return index
+            raise IllegalAction(f"you have Post piles 0 to {len(seat.posts) - 1}, not {index}")
+        raise IllegalAction(f"'{field}' must be \"blitz\", \"wood\" or \"post:<n>\", got {name!r}")
+
+    def _dutch_target(self, card: BlitzCard) -> list[int | None]:
+        """Where *card* may go in the centre: ``[None]`` for a 1 (a new pile), else fitting pile indexes."""
+        if card.value == 1:
+            return [None]
+        return [i for i, pile in enumerate(self.dutch)
+                if pile[-1].colour == card.colour and pile[-1].value == card.value - 1]
+
+    def can_play_dutch(self, player: str) -> bool:
+        """Whether any of *player*'s visible cards can go on a Dutch pile now (§3, §7 shift)."""
+        return any(self._dutch_target(card) for _, card in self._seat(player).visible())
+
+    # ------------------------------------------------------------------ legal actions
+
+    def _legal_actions(self, player: str) -> list[Action]:
+        if self.phase == BETWEEN:
+            actions: list[Action] = [] if player in self.ready else [{"type": "ready"}]
+            return [*actions, {"type": "next_hand"}]
+        seat = self._seat(player)
+        actions = self._moves(seat)
+        if self.options.stuck_seconds > 0 or (not actions and self._dead_hand()):
+            actions.append({"type": "end_hand"})
+        return actions
+
+    def _moves(self, seat: Seat) -> list[Action]:
+        """Every card move, flip and shift of *seat* in a hand (everything but ``end_hand``)."""
+        actions: list[Action] = []
+        visible = seat.visible()
+        any_dutch = False
+        for source, card in visible:
+            for pile in self._dutch_target(card):
+                actions.append({"type": "dutch", "from": source, "pile": pile})
+                any_dutch = True
+        for source, card in visible:
+            for j, pile in enumerate(seat.posts):
+                to = f"post:{j}"
+                if to != source and pile and _fits_post(card, pile[-1]):
+                    actions.append({"type": "post", "from": source, "to": to})
+        if self.options.move_post_stacks:
+            for i, pile in enumerate(seat.posts):
+                if len(pile) < 2:
+                    continue  # a single card moves with "post"
+                for j, other in enumerate(seat.posts):
+                    if i != j and other and _fits_post(pile[0], other[-1]):
+                        actions.append({"type": "stack", "from": f"post:{i}", "to": f"post:{j}"})
+        if seat.hand or seat.wood:
+            actions.append({"type": "flip"})
+        if seat.wood and not any_dutch:
+            actions.append({"type": "shift"})
+        return actions
+
+    def _dead_hand(self) -> bool:
+        """Whether no player has any card move, flip or shift (the hand cannot go on, §8)."""
+        return all(not self._moves(seat) for seat in self.seats)
+
+    # ------------------------------------------------------------------ applying actions
+
+    def _apply(self, player: str, action: Action) -> list[Event]:
+        kind = action["type"]
+        handlers = {
+            "dutch": self._do_dutch, "post": self._do_post, "stack": self._do_stack,
+            "flip": self._do_flip, "shift": self._do_shift, "end_hand": self._do_end_hand,
+        }
+        if kind in ("ready", "next_hand"):
+            return self._do_ready(player, action) if kind == "ready" else self._do_next_hand(player, action)
+        if kind not in handlers:
+            raise IllegalAction(
+                f"unknown move {kind!r}; Dutch Blitz moves are dutch, post, stack, flip, shift, end_hand, "
+                f"ready and next_hand"
+            )
+        if self.phase != PLAY:
+            raise IllegalAction("the hand is over: wait for the next hand")
+        return handlers[kind](player, action)
+
+    @staticmethod
+    def _only(action: Action, *keys: str) -> None:
+        extra = sorted(set(action) - {"type", *keys})
+        if extra:
+            raise IllegalAction(f"a {action['type']} move takes no {', '.join(extra)}")
+
+    def _take(self, player: str, seat: Seat, source: str, events: list[Event]) -> BlitzCard:
+        """Remove the top card of *source* (already validated) and refill an emptied Post pile (§6)."""
+        if source == "blitz":
+            return seat.blitz.pop()
+        if source == "wood":
+            return seat.wood.pop()
+        index = int(source[5:])
+        card = seat.posts[index].pop()
+        if not seat.posts[index]:
+            self._refill(player, seat, index, events)
+        return card
+
+    def _refill(self, player: str, seat: Seat, index: int, events: list[Event]) -> None:
+        """Refill the emptied Post pile *index* with the Blitz pile's top, in the same action (§6)."""
+        if seat.blitz:
+            card = seat.blitz.pop()
+            seat.posts[index].append(card)
+            events.append(Event("refill", {"player": player, "post": index, "card": card.to_json()}))
+
+    def _do_dutch(self, player: str, action: Action) -> list[Event]:
+        """``{"type": "dutch", "from": source, "pile": index | null}`` (§3)."""
+        self._only(action, "from", "pile")
+        seat = self._seat(player)
+        card, source = self._source_card(seat, action.get("from"))
+        pile = action.get("pile")
+        if card.value == 1:
+            if pile is not None:
+                raise IllegalAction(f"your {_name(card)} starts a new Dutch pile: send it with no pile")
+        else:
+            if pile is None:
+                raise IllegalAction(f"only a 1 starts a Dutch pile; your {_name(card)} must go on a pile")
+            if isinstance(pile, bool) or not isinstance(pile, int) or not 0 <= pile < len(self.dutch):
+                raise IllegalAction(f"there is no Dutch pile {pile!r} in the centre")
+            top = self.dutch[pile][-1]
+            if top.colour != card.colour:
+                raise IllegalAction(f"Dutch pile {pile} is {top.colour}: your {_name(card)} does not match")
+            if top.value == 10:
+                raise IllegalAction(f"the {top.colour} pile you aimed at is complete at 10")
+            if top.value != card.value - 1:
+                if top.value >= card.value:
+                    raise IllegalAction(
+                        f"the {top.colour} pile you aimed at is already at {top.value}: your {card.value} "
+                        f"no longer fits"
+                    )
+                raise IllegalAction(
+                    f"the {top.colour} pile you aimed at is at {top.value}: it needs a {top.value + 1}, "
+                    f"not a {card.value}"
+                )
+        events: list[Event] = []
+        taken = self._take(player, seat, source, events)
+        if pile is None:
+            self.dutch.append([taken])
+            pile = len(self.dutch) - 1
+        else:
+            self.dutch[pile].append(taken)
+        events.insert(0, Event("dutch", {
+            "player": player, "card": taken.to_json(), "from": source, "pile": pile,
+            "size": len(self.dutch[pile]), "started": taken.value == 1, "complete": taken.value == 10,
+        }))
+        return self._after_move(player, seat, events)
+
+    def _do_post(self, player: str, action: Action) -> list[Event]:
+        """``{"type": "post", "from": source, "to": "post:<j>"}`` (§4)."""
+        self._only(action, "from", "to")
+        seat = self._seat(player)
+        card, source = self._source_card(seat, action.get("from"))
+        to = self._post_index(seat, action.get("to"), "to")
+        if source == f"post:{to}":
+            raise IllegalAction("a card cannot move onto its own Post pile")
+        top = seat.posts[to][-1]
+        self._check_post_fit(card, top, to)
+        events: list[Event] = [Event("post", {"player": player, "card": card.to_json(), "from": source,
+                                              "to": f"post:{to}"})]
+        taken = self._take(player, seat, source, events)
+        seat.posts[to].append(taken)
+        return self._after_move(player, seat, events)
+
+    @staticmethod
+    def _check_post_fit(card: BlitzCard, top: BlitzCard, to: int) -> None:
+        if card.value != top.value - 1:
+            raise IllegalAction(
+                f"your Post pile {to} shows a {top.value}: only a {top.value - 1} goes on it, not a {card.value}"
+                if top.value > 1 else f"your Post pile {to} shows a 1: nothing goes below it"
+            )
+        if card.is_boy == top.is_boy:
+            kind = "boy" if card.is_boy else "girl"
+            raise IllegalAction(
+                f"your Post pile {to} shows a {kind} ({top.colour}): a {kind} ({card.colour}) cannot go on it, "
+                f"boys and girls alternate"
+            )
+
+    def _do_stack(self, player: str, action: Action) -> list[Event]:
+        """``{"type": "stack", "from": "post:<i>", "to": "post:<j>"}``: a whole Post pile moves (§5)."""
+        self._only(action, "from", "to")
+        if not self.options.move_post_stacks:
+            raise IllegalAction("this table does not allow moving whole Post piles (option move_post_stacks)")
+        seat = self._seat(player)
+        src = action.get("from")
+        i = self._post_index(seat, src, "from")
+        j = self._post_index(seat, action.get("to"), "to")
+        if i == j:
+            raise IllegalAction("a Post pile cannot move onto itself")
+        if len(seat.posts[i]) < 2:
+            raise IllegalAction(f"your Post pile {i} has one card: move it with a post move")
+        self._check_post_fit(seat.posts[i][0], seat.posts[j][-1], j)
+        moved = seat.posts[i]
+        events: list[Event] = [Event("stack", {"player": player, "from": f"post:{i}", "to": f"post:{j}",
+                                               "cards": [c.to_json() for c in moved]})]
+        seat.posts[j].extend(moved)
+        seat.posts[i] = []
+        self._refill(player, seat, i, events)
+        return self._after_move(player, seat, events)
+
+    def _do_flip(self, player: str, action: Action) -> list[Event]:
+        """``{"type": "flip"}``: three cards (or fewer) from the hand onto the Wood pile (§7)."""
+        self._only(action)
+        seat = self._seat(player)
+        if not seat.hand and not seat.wood:
+            raise IllegalAction("you have no cards in your hand or Wood pile to flip")
+        turned = not seat.hand
+        if turned:
+            # Turn the Wood pile over as the new hand, without shuffling: its bottom card becomes
+            # the top of the hand, so the cards come round again in the same order.
+            seat.hand = seat.wood
+            seat.wood = []
+            seat.turnovers += 1
+        count = min(3, len(seat.hand))
+        # The three cards are turned over together: the third one ends on top of the Wood pile.
+        seat.wood.extend(seat.hand[:count])
+        del seat.hand[:count]
+        return [Event("flip", {"player": player, "count": count, "turned_over": turned,
+                               "wood_top": seat.wood[-1].to_json(), "hand": len(seat.hand)})]
+
+    def _do_shift(self, player: str, action: Action) -> list[Event]:
+        """``{"type": "shift"}``: the Wood pile's top goes under the hand, only while stuck (§7)."""
+        self._only(action)
+        seat = self._seat(player)
+        if not seat.wood:
+            raise IllegalAction("your Wood pile is empty: there is nothing to shift")
+        for source, card in seat.visible():
+            if self._dutch_target(card):
+                where = "your Blitz pile" if source == "blitz" else (
+                    "your Wood pile" if source == "wood" else f"your Post pile {source[5:]}")
+                raise IllegalAction(f"you can still play the {_name(card)} from {where} to a Dutch pile: "
+                                    f"shifting is only for when you are stuck")
+        card = seat.wood.pop()
+        seat.hand.append(card)
+        return [Event("shift", {"player": player, "card": card.to_json(),
+                                "wood_top": seat.wood[-1].to_json() if seat.wood else None})]
+
+    def _do_end_hand(self, player: str, action: Action) -> list[Event]:
+        """``{"type": "end_hand"}``: the stuck rule, applied by the table for the host (§8)."""
+        self._only(action)
+        if self.options.stuck_seconds == 0 and not self._dead_hand():
+            raise IllegalAction("this table plays without the stuck rule (option stuck_seconds is 0)")
+        reason = "stuck" if self.options.stuck_seconds > 0 else "dead"
+        return self._end_hand(reason, None, by=player)
+
+    def _after_move(self, player: str, seat: Seat, events: list[Event]) -> list[Event]:
+        """End the hand when this move emptied the player's Blitz pile (§8)."""
+        if not seat.blitz:
+            events.append(Event("blitz", {"player": player}))
+            events.extend(self._end_hand("blitz", player))
+        return events
+
+    def _end_hand(self, reason: str, blitzer: str | None, *, by: str | None = None) -> list[Event]:
+        """Score the hand (§9) and either end the game or wait for ``ready`` (§11)."""
+        dutch_counts = [0] * len(self.players)
+        for pile in self.dutch:
+            for card in pile:
+                dutch_counts[card.owner] += 1
+        detail: dict[str, Any] = {}
+        scores: dict[str, int] = {}
+        for i, p in enumerate(self.players):
+            left = len(self.seats[i].blitz)
+            scores[p] = dutch_counts[i] - 2 * left
+            self.totals[p] += scores[p]
+            detail[p] = {"dutch": dutch_counts[i], "blitz_left": left, "points": scores[p]}
+        self.hand_scores.append(scores)
+        ending = {"hand": self.hand_number, "reason": reason, "blitzer": blitzer, "by": by}
+        self.hand_endings.append(ending)
+        events = [Event("hand_end", {**ending, "scores": detail, "totals": dict(self.totals)})]
+        best = max(self.totals.values())
+        leaders = [p for p in self.players if self.totals[p] == best]
+        if best >= self.options.target and len(leaders) == 1:
+            self.phase = OVER
+            events.append(Event("game_over", {"winners": leaders, "totals": dict(self.totals)}))
+        else:
+            self.phase = BETWEEN
+            self.ready = set()
+            if best >= self.options.target:
+                events.append(Event("tie_at_top", {"players": leaders, "total": best}))
+        return events
+
+    def _do_ready(self, player: str, action: Action) -> list[Event]:
+        """``{"type": "ready"}`` between hands; the last one deals the next hand (§11)."""
+        self._only(action)
+        if self.phase != BETWEEN:
+            raise IllegalAction("the hand is still being played: ready is for between hands")
+        if player in self.ready:
+            raise IllegalAction("you are already ready; waiting for the others")
+        self.ready.add(player)
+        events = [Event("ready", {"player": player, "ready": [p for p in self.players if p in self.ready]})]
+        if len(self.ready) == len(self.players):
+            events.extend(self._start_hand(forced_by=None))
+        return events
+
+    def _do_next_hand(self, player: str, action: Action) -> list[Event]:
+        """``{"type": "next_hand"}``: the host deals the next hand without waiting (§11)."""
+        self._only(action)
+        if self.phase != BETWEEN:
+            raise IllegalAction("the hand is still being played: there is no next hand to start yet")
+        return self._start_hand(forced_by=player)
+
+    def _start_hand(self, *, forced_by: str | None) -> list[Event]:
+        self._deal()
+        return [Event("hand_started", {"hand": self.hand_number, "forced_by": forced_by})]
+
+    # ------------------------------------------------------------------ views and the end
+
+    def _view(self, player: str | None) -> dict[str, Any]:
+        seats = []
+        for i, p in enumerate(self.players):
+            seat = self.seats[i]
+            seats.append({
+                "player": p,
+                "seat": i,
+                "blitz_top": seat.blitz[-1].to_json() if seat.blitz else None,
+                "blitz_count": len(seat.blitz),
+                "posts": [[c.to_json() for c in pile] for pile in seat.posts],
+                "wood_top": seat.wood[-1].to_json() if seat.wood else None,
+                "wood_count": len(seat.wood),
+                "hand_count": len(seat.hand),
+                "total": self.totals[p],
+                "ready": p in self.ready,
+            })
+        view: dict[str, Any] = {
+            "phase": self.phase,
+            "hand": self.hand_number,
+            "target": self.options.target,
+            "move_post_stacks": self.options.move_post_stacks,
+            "stuck_seconds": self.options.stuck_seconds,
+            "dutch_piles": [
+                {"pile": i, "colour": pile[-1].colour, "top": pile[-1].to_json(), "size": len(pile),
+                 "complete": pile[-1].value == 10}
+                for i, pile in enumerate(self.dutch)
+            ],
+            "seats": seats,
+            "hand_scores": [dict(s) for s in self.hand_scores],
+            "hand_endings": [dict(e) for e in self.hand_endings],
+            "me": None if player is None else self.players.index(player),
+        }
+        return view
+
+    def _is_over(self) -> bool:
+        return self.phase == OVER
+
+    def _result(self) -> Result:
+        return Result.from_scores(dict(self.totals), detail={
+            "hands": len(self.hand_scores),
+            "hand_scores": [dict(s) for s in self.hand_scores],
+            "hand_endings": [dict(e) for e in self.hand_endings],
+        })
+
+    def hidden_cards(self, player: str | None) -> set[str]:
+        """Ids of the cards nobody sees (the same set for every viewer; §12).
+
+        Hidden: every card in a hand (face down), every Blitz and Wood card under the top
+        (covered), and every Dutch-pile card under the top (covered; its owner is on its back).
+        Face up: the tops of the Blitz, Wood and Dutch piles, and every card of every Post pile.
+        """
+        hidden: set[str] = set()
+        for seat in self.seats:
+            hidden.update(c.id for c in seat.hand)
+            hidden.update(c.id for c in seat.blitz[:-1])
+            hidden.update(c.id for c in seat.wood[:-1])
+        for pile in self.dutch:
+            hidden.update(c.id for c in pile[:-1])
+        return hidden
+
+    def timeout_action(self, player: str) -> Action | None:
+        """The table's action for an idle *player*: ``ready`` between hands, else a flip (§11, §7).
+
+        Dutch Blitz has no turns; the table only needs this for a seat that has gone quiet (a
+        flip is what a stuck player does) and for the Ready step. ``None`` when neither is legal.
+        """
+        legal = self.legal_actions(player)
+        for wanted in ({"type": "ready"}, {"type": "flip"}, {"type": "shift"}):
+            if wanted in legal:
+                return wanted
+        return None
+
+    def contested_resource(self, player: str, action: Action) -> str | None:
+        """``"dutch-pile:<index>"`` for a play onto an existing Dutch pile, else ``None`` (§2).
+
+        Starting a new pile with a 1, building Post piles, flipping and every other move contest
+        nothing and are applied at once (``../shared/DESIGN.md``, "Lag-tolerant timing window").
+        """
+        if action.get("type") == "dutch":
+            pile = action.get("pile")
+            if isinstance(pile, int) and not isinstance(pile, bool):
+                return f"dutch-pile:{pile}"
+        return None

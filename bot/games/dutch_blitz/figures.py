@@ -1,0 +1,70 @@
+"""Per-game figures of Dutch Blitz for the simulator (``parlor simulate dutch-blitz``).
+
+The simulator prints these for each game and adds them up (total and mean) over all games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.engine.core import Engine, Event
+
+__all__ = ["figures", "PLAY_MOVES"]
+
+PLAY_MOVES = ("dutch", "post", "stack", "flip", "shift")
+"""Event types that each stand for one card move, flip or shift (one per such action)."""
+
+
+def figures(engine: Engine, events: Sequence[Event]) -> dict[str, int | float]:
+    """Numbers worth printing about one finished (or running) Dutch Blitz game.
+
+    Parameters
+    ----------
+    engine:
+        The :class:`~bot.games.dutch_blitz.engine.DutchBlitz` game.
+    events:
+        Every event of the game, in order (the simulator's record).
+
+    Returns
+    -------
+    dict
+        ``hands`` (finished hands), ``actions`` (accepted actions, Ready steps included),
+        ``moves_per_hand`` (card moves, flips and shifts per hand, mean), ``dutch_cards_per_hand``
+        (cards in the Dutch piles at the end of a hand, mean), ``points_per_hand`` (one player's
+        hand score, mean over players and hands), ``hand_score_min`` / ``hand_score_max`` (over
+        the game), ``blitzes`` (hands ended by a Blitz), ``stuck_ends`` (hands ended by the stuck
+        rule or as dead hands), ``blitzes_seat<i>`` (who blitzed), ``flips``, ``shifts``,
+        ``refills``, ``completed_piles`` (Dutch piles that reached 10), ``winner_total`` (the
+        best final total; 0 while the game runs).
+    """
+    counts: dict[str, int] = {}
+    hand_ends: list[dict] = []
+    for event in events:
+        counts[event.type] = counts.get(event.type, 0) + 1
+        if event.type == "hand_end":
+            hand_ends.append(dict(event.data))
+    hands = len(hand_ends)
+    per_hand = max(1, hands)
+    player_scores = [s["points"] for end in hand_ends for s in end["scores"].values()]
+    dutch_cards = sum(s["dutch"] for end in hand_ends for s in end["scores"].values())
+    completed = sum(1 for e in events if e.type == "dutch" and e.data.get("complete"))
+    out: dict[str, int | float] = {
+        "hands": hands,
+        "actions": engine.action_count,
+        "moves_per_hand": round(sum(counts.get(t, 0) for t in PLAY_MOVES) / per_hand, 2),
+        "dutch_cards_per_hand": round(dutch_cards / per_hand, 2),
+        "points_per_hand": round(sum(player_scores) / max(1, len(player_scores)), 2),
+        "hand_score_min": min(player_scores, default=0),
+        "hand_score_max": max(player_scores, default=0),
+        "blitzes": sum(1 for end in hand_ends if end["reason"] == "blitz"),
+        "stuck_ends": sum(1 for end in hand_ends if end["reason"] in ("stuck", "dead")),
+        "flips": counts.get("flip", 0),
+        "shifts": counts.get("shift", 0),
+        "refills": counts.get("refill", 0),
+        "completed_piles": completed,
+    }
+    for seat, player in enumerate(engine.players):
+        out[f"blitzes_seat{seat}"] = sum(1 for end in hand_ends if end["blitzer"] == player)
+    result = engine.result()
+    out["winner_total"] = max(result.scores.values()) if result is not None else 0
+    return out
