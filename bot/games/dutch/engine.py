@@ -159,9 +159,10 @@ class DutchEngine(Engine):
     * ``hands``: player -> list of card ids or ``None`` (empty slot), all face down;
     * ``deck`` (top = last), ``discard`` (top = last, face up);
     * ``phase``: ``"look"`` (opening look), ``"play"``, ``"round_over"`` (passive, between rounds)
-      or ``"over"``; in play, ``step`` is ``"draw"``, ``"decide"`` (holding the drawn card) or
-      ``"power"``;
-    * ``window``: the open jump-in window ``{"number", "rank", "taken"}`` or ``None``;
+      or ``"over"``; in play, ``step`` is ``"draw"`` or ``"decide"`` (holding the drawn card);
+    * ``power``: the pending power ``{"player", "rank", "left", "after"}`` or ``None`` (§6);
+    * ``window``: the jump-in window ``{"number", "rank", "name", "taken"}`` or ``None`` (§7);
+    * ``dutch``, ``final_turns``, ``ending``: the Dutch call and the last turns still owed (§9);
     * ``seen``: card id -> a bit mask (bit = seat index) of the players who have seen that card's
       face this round (knowledge is state; :meth:`has_seen` reads it).
     """
