@@ -170,7 +170,7 @@ class DutchBlitz(Engine):
 
     # ------------------------------------------------------------------ setup
 
-    def _setup(self) -> None:
+    def _setup(self) -> list[Event]:
         self._actions = _ActionLog(self._actions)
         self.totals = {p: 0 for p in self.players}
         self.hand_scores = []
@@ -178,6 +178,7 @@ class DutchBlitz(Engine):
         self.hand_number = 0
         self.ready = set()
         self._deal()
+        return [Event("hand_started", {"hand": self.hand_number, "forced_by": None})]
 
     def _deal(self) -> None:
         """Shuffle every deck and lay out a new hand (§1)."""

@@ -1,0 +1,142 @@
+"""Tests of the Dutch Blitz bots, the simulator figures and bot-only games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.engine.bots import Pacing
+from bot.engine.core import Event
+from bot.engine.simulate import play_game, summarize
+from bot.games.dutch_blitz import BOTS, ENGINE, figures
+from bot.games.dutch_blitz.bots import EasyBot, GreedyBot
+from tests.games.dutch_blitz.helpers import centre, lay, new_game
+
+
+def _choose(bot_cls, game, player="p0"):
+    bot = bot_cls(player, random.Random(1))
+    return bot, bot.choose(game.view(player), game.legal_actions(player))
+
+
+def test_greedy_is_the_default_bot():
+    """BOTS lists greedy first, then easy."""
+    assert list(BOTS) == ["greedy", "easy"]
+
+
+def test_greedy_plays_from_the_blitz_pile_first():
+    """Given a Dutch play from the Wood pile and one from the Blitz pile, greedy takes the Blitz one."""
+    game = new_game()
+    centre(game, "1R1", "1B1")
+    lay(game, 0, blitz="0G9 0R2", posts=["0Y7"], wood="0B2")
+    _, action = _choose(GreedyBot, game)
+    assert action == {"type": "dutch", "from": "blitz", "pile": 0}
+
+
+def test_greedy_plays_a_one_at_once():
+    """A 1 on a Post pile goes to the centre before any building or flipping."""
+    game = new_game()
+    lay(game, 0, blitz="0G9 0B6", posts=["0Y7", "0G1"], hand="0R5 0R6 0R7")
+    _, action = _choose(GreedyBot, game)
+    assert action == {"type": "dutch", "from": "post:1", "pile": None}
+
+
+def test_greedy_builds_a_blitz_card_onto_a_post_pile():
+    """With no Dutch play, greedy frees its Blitz top onto a Post pile."""
+    game = new_game()
+    lay(game, 0, blitz="0G9 0B6", posts=["0Y7"], hand="0R5 0R6 0R7")
+    _, action = _choose(GreedyBot, game)
+    assert action == {"type": "post", "from": "blitz", "to": "post:0"}
+
+
+def test_greedy_empties_a_one_card_post_pile_to_draw_from_the_blitz_pile():
+    """A one-card Post pile that fits on another is moved, so the Blitz pile refills it."""
+    game = new_game()
+    lay(game, 0, blitz="0G9 0G8", posts=["0Y7", "0B6"], hand="0R5 0R6 0R7")
+    _, action = _choose(GreedyBot, game)
+    assert action == {"type": "post", "from": "post:1", "to": "post:0"}
+
+
+def test_greedy_flips_when_it_has_nothing_to_play():
+    """No Dutch play and nothing to build: greedy flips."""
+    game = new_game()
+    lay(game, 0, blitz="0G9 0G8", posts=["0Y7"], hand="0R5 0R6 0R7")
+    _, action = _choose(GreedyBot, game)
+    assert action == {"type": "flip"}
+
+
+def test_greedy_ends_the_hand_after_turning_its_wood_pile_over_three_times_without_a_dutch_play():
+    """The bots apply the stuck rule once their Wood pile came round three times with no Dutch play."""
+    game = new_game()
+    lay(game, 0, blitz="0G9 0G8", posts=["0Y7"], hand="0R5 0R6 0R7")
+    bot = GreedyBot("p0", random.Random(1))
+    turned = Event("flip", {"player": "p0", "turned_over": True})
+    bot.observe([turned, turned])
+    bot.shifted_since_dutch = True
+    assert bot.choose(game.view("p0"), game.legal_actions("p0")) == {"type": "flip"}
+    bot.observe([turned])
+    assert bot.choose(game.view("p0"), game.legal_actions("p0")) == {"type": "end_hand"}
+
+
+def test_a_dutch_play_by_anyone_resets_the_bots_stuck_count():
+    """A card going onto a Dutch pile means the hand is not stuck."""
+    bot = GreedyBot("p0", random.Random(1))
+    bot.observe([Event("flip", {"player": "p0", "turned_over": True})] * 3)
+    bot.observe([Event("dutch", {"player": "p1"})])
+    assert bot.turnovers_since_dutch == 0
+
+
+@pytest.mark.parametrize("bot_cls", [GreedyBot, EasyBot])
+def test_bots_send_ready_between_hands_and_never_force_the_next_hand(bot_cls):
+    """Between hands a bot is ready at once; once ready it waits."""
+    game = new_game()
+    lay(game, 0, blitz="0R1", posts=["0B7"])
+    game.apply("p0", {"type": "dutch", "from": "blitz", "pile": None})
+    _, action = _choose(bot_cls, game, "p1")
+    assert action == {"type": "ready"}
+    game.apply("p1", action)
+    _, action = _choose(bot_cls, game, "p1")
+    assert action is None
+
+
+@pytest.mark.parametrize("bot_cls", [GreedyBot, EasyBot])
+def test_bots_take_their_pacing_in_milliseconds(bot_cls):
+    """A bot's reaction time comes from the Pacing it is given."""
+    bot = bot_cls("p0", random.Random(3), Pacing(median_ms=500, spread=0, minimum_ms=0))
+    assert bot.delay_ms() == 500
+
+
+def test_easy_is_slower_than_greedy_by_default():
+    """The easy bot's median reaction time is longer."""
+    assert EasyBot.default_pacing.median_ms > GreedyBot.default_pacing.median_ms
+
+
+@pytest.mark.parametrize("bot_name", ["greedy", "easy"])
+def test_bot_games_end_and_every_hand_ends_by_blitz_or_stuck_rule(bot_name):
+    """Four-bot games finish; every hand ends by a Blitz or the stuck rule; hand scores are sane."""
+    records = [play_game(ENGINE, ["a", "b", "c", "d"], seed=seed, bot_classes=[BOTS[bot_name]] * 4,
+                         figures=figures) for seed in (1, 2)]
+    for rec in records:
+        assert rec.engine.is_over
+        assert rec.figures["hands"] == rec.figures["blitzes"] + rec.figures["stuck_ends"]
+        assert -20 <= rec.figures["hand_score_min"] and rec.figures["hand_score_max"] <= 40
+        assert rec.figures["winner_total"] >= 75
+    assert summarize(records)["games"] == 2
+
+
+def test_two_greedy_bots_finish_a_game_with_post_stacks_allowed():
+    """The greedy bot also plays the move_post_stacks variant to the end."""
+    rec = play_game(ENGINE, ["a", "b"], seed=5, bot_classes=[GreedyBot] * 2,
+                    options={"move_post_stacks": True}, figures=figures)
+    assert rec.engine.is_over
+
+
+def test_figures_count_hands_blitzes_and_who_blitzed():
+    """figures() reports the hands, how they ended and each seat's Blitzes."""
+    game = new_game()
+    lay(game, 1, blitz="1R1", posts=["1B7"])
+    events = game.apply("p1", {"type": "dutch", "from": "blitz", "pile": None})
+    numbers = figures(game, events)
+    assert (numbers["hands"], numbers["blitzes"], numbers["stuck_ends"]) == (1, 1, 0)
+    assert (numbers["blitzes_seat0"], numbers["blitzes_seat1"]) == (0, 1)
+    assert numbers["dutch_cards_per_hand"] == 1
