@@ -223,6 +223,7 @@ class FakeDiscord:
         self.old_message_edit_cap: int | None = None
         """Edits of messages older than 1 h allowed per channel before 30046, or ``None`` (no cap)."""
         self._old_edits: dict[int, int] = {}
+        self._route_table: list[tuple[str, re.Pattern[str], Callable[..., Awaitable[Any]], bool]] | None = None
         self._faults: list[_Fault] = []
         self._slow: list[_Fault] = []
         self._sessions: dict[int, _Session] = {}
@@ -1071,7 +1072,9 @@ class FakeDiscord:
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = request.path[len(API_PREFIX):]
         method = request.method
-        for route_method, pattern, handler, auth in self._routes():
+        if self._route_table is None:
+            self._route_table = self._routes()
+        for route_method, pattern, handler, auth in self._route_table:
             if route_method != method:
                 continue
             match = pattern.fullmatch(path)
@@ -1351,8 +1354,8 @@ class FakeDiscord:
             keep = {str(a.get("id")) for a in body.get("attachments") or []}
             msg.attachments = [a for a in msg.attachments if a["id"] in keep]
             self._attach(msg, body)
-        if body.get("flags") is not None:
-            msg.flags = (msg.flags & (EPHEMERAL | HAS_THREAD)) | int(body["flags"])
+        if body.get("flags") is not None:  # ephemerality is fixed when a message is created
+            msg.flags = (msg.flags & (EPHEMERAL | HAS_THREAD)) | (int(body["flags"]) & ~EPHEMERAL)
         msg.flags &= ~LOADING
         msg.edited_ms = self.now_ms()
         self.edit_log.append(EditRecord(msg.edited_ms, msg.channel_id, msg.id, via))

@@ -149,6 +149,11 @@ class SandboxTestBot(commands.Bot):
             await interaction.followup.send("details for you", ephemeral=True)
             await interaction.followup.send("public note")
 
+        @tree.command(name="quietwork", description="Defers privately, then answers with a follow-up")
+        async def quietwork(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await interaction.followup.send("secret result")
+
         @tree.command(name="table", description="Opens a table thread")
         async def table(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("Table lobby")

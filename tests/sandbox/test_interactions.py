@@ -104,6 +104,16 @@ async def test_deferred_response_then_original_edit_and_followups(fake, world, b
     assert not public.ephemeral and public.content == "public note"
 
 
+async def test_first_followup_fills_private_thinking_message(fake, world, bot):
+    """After defer(ephemeral, thinking) the first follow-up replaces the loading message and stays private."""
+    result = await fake.slash(world.alice, world.channel, "quietwork")
+    assert result.response_type == 5 and result.message.loading and result.ephemeral
+    await fake.wait_for(lambda: result.followups, what="the follow-up")
+    assert result.followups[0].id == result.message.id
+    assert result.message.content == "secret result" and not result.message.loading and result.ephemeral
+    assert result.message not in fake.messages(world.channel, visible_to=world.bob)
+
+
 async def test_interaction_id_carries_chosen_timestamp(fake, world, bot):
     """The interaction id's snowflake time is the test's created_at_ms, and discord.py reads it back."""
     at_ms = 1_760_000_000_123
