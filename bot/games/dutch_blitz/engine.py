@@ -145,7 +145,19 @@ class DutchBlitz(Engine):
       finished hand; ``hand_endings`` — how each hand ended; ``ready`` — players who sent
       ``ready`` since the last hand ended.
 
-    Rules: ``docs/rules/dutch-blitz.md`` §1–§13, rulings ``../shared/rules/README.md`` "Dutch Blitz".
+    Sources, by rule (``docs/rules/dutch-blitz.md`` section; ruling in ``../shared/rules/README.md``,
+    "Dutch Blitz"):
+
+    * layout, 5 or 3 Post piles, 40-card decks — §1; rulings "Layout";
+    * simultaneous play, one card per action, tops only, races — §2; rulings "Playable cards",
+      "Two players reaching for the same Dutch pile";
+    * Dutch piles — §3; ruling "Dutch piles";
+    * Post piles and ``move_post_stacks`` — §4, §5; ruling "Playable cards";
+    * refilling a Post pile — §6; ruling "A Post pile that empties";
+    * flip, turning over, shift — §7; rulings "Flip", "Shift";
+    * Blitz, stuck rule (``end_hand``) — §8; ruling "The hand ends";
+    * scoring, target, tie — §9; ruling "Scoring per hand";
+    * the Ready step, views — §11, §12 (Parlor's own, no ruling needed).
     """
 
     kind = "dutch-blitz"
@@ -282,6 +294,15 @@ class DutchBlitz(Engine):
     # ------------------------------------------------------------------ applying actions
 
     def _apply(self, player: str, action: Action) -> list[Event]:
+        """Validate *action* fully, then apply it; see the package docstring for the shapes (§13).
+
+        Raises
+        ------
+        IllegalAction
+            Unknown or malformed move, a card that does not fit (§3–§7), a card move after the
+            hand ended ("the hand is over", §8), ``ready``/``next_hand`` during a hand (§11).
+            Nothing has changed when it is raised.
+        """
         kind = action["type"]
         handlers = {
             "dutch": self._do_dutch, "post": self._do_post, "stack": self._do_stack,
