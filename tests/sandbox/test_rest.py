@@ -9,6 +9,8 @@ import discord
 import pytest
 from discord.http import Route
 
+from .conftest import DEADLINE_S
+
 
 def _send_raw(bot, channel_id: int, body: dict):
     """POST a raw message body through the client's own HTTP layer (bypassing discord.py's checks)."""
@@ -203,3 +205,19 @@ async def test_old_message_edit_cap_raises_30046(fake, world, bot):
         await message.edit(content="stale edit")
     assert caught.value.status == 429 and caught.value.code == 30046
     assert fake.message(message.id).content == "fresh edit"
+
+
+async def test_global_rate_limit_is_waited_out(fake, world, bot):
+    """A global 429 pauses every request of the client, then the send goes through."""
+    fake.inject_rate_limit("*", r"/channels/\d+/messages", retry_after=0.1, is_global=True)
+    sent = await bot.get_channel(world.channel.id).send("after the global limit")
+    assert fake.message(sent.id).content == "after the global limit"
+    assert [r.status for r in fake.requests][-2:] == [429, 200]
+
+
+async def test_slow_callback_route_makes_answer_late(fake, world, bot):
+    """Lag on the callback route pushes an otherwise prompt answer past the deadline."""
+    fake.slow_route("POST", r"/interactions/\d+/[^/]+/callback", DEADLINE_S + 0.1, times=1)
+    result = await fake.slash(world.alice, world.channel, "ping")
+    assert result.failed and result.response_type is None
+    await fake.wait_for(lambda: any("late first response" in e for e in result.errors), what="the late answer")
