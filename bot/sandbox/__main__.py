@@ -14,7 +14,7 @@ import shlex
 import sys
 from typing import Any
 
-from .models import FakeChannel, FakeMessage, FakeUser, InteractionResult
+from .models import FakeChannel, FakeMessage, FakeUser, InteractionResult, walk_components
 from .server import FakeDiscord
 
 HELP = """commands (the acting user and channel are shown in the prompt):
@@ -131,8 +131,6 @@ class Console:
 
 
 def _inputs(modal: dict[str, Any]) -> list[dict[str, Any]]:
-    from .models import walk_components
-
     return [c for c in walk_components(modal.get("components", [])) if c.get("type") == 4]
 
 

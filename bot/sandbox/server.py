@@ -1021,6 +1021,7 @@ class FakeDiscord:
             self._record(method, path, exc.status)
             if exc.status != 429 or exc.body.get("code"):
                 self.errors.append(f"{exc.status} {method} {path}: {json.dumps(exc.body)}")
+                log.info("sandbox answered %s %s with %s: %s", method, path, exc.status, exc.body)
             self._changed()
             return _json_response(exc.body, exc.status, exc.headers)
         self._record(method, path, response.status)
