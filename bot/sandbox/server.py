@@ -422,10 +422,15 @@ class FakeDiscord:
         """The synced command payloads: global ones, or those of ``guild``."""
         return self.global_commands if guild is None else self.guild_commands.get(guild.id, [])
 
-    def edits(self, channel: FakeChannel | int | None = None, *, via: str | None = None) -> list[EditRecord]:
-        """Recorded message edits, optionally of one channel and one door (``"channel"``/``"interaction"``)."""
+    def edits(self, channel: FakeChannel | int | None = None, *, via: str | None = None,
+              message: FakeMessage | int | None = None) -> list[EditRecord]:
+        """Recorded message edits, optionally of one channel, one door (``"channel"``/``"interaction"``)
+        and one message.
+        """
         cid = channel if isinstance(channel, int) or channel is None else channel.id
-        return [e for e in self.edit_log if (cid is None or e.channel_id == cid) and (via is None or e.via == via)]
+        mid = message if isinstance(message, int) or message is None else message.id
+        return [e for e in self.edit_log if (cid is None or e.channel_id == cid) and (via is None or e.via == via)
+                and (mid is None or e.message_id == mid)]
 
     def max_edits_in_window(self, channel: FakeChannel | int, window_s: float = 5.0, *,
                             via: str | None = "channel") -> int:

@@ -54,6 +54,7 @@ async def test_click_updates_message_in_place(fake, world, bot):
     assert click.message.id == table.message.id
     assert fake.message(table.message.id).content == "Players: bob"
     assert fake.edits(world.channel, via="interaction")[-1].message_id == table.message.id
+    assert len(fake.edits(message=table.message)) == 1 and fake.edits(message=click.message.id + 1) == []
 
 
 async def test_dynamic_item_button_reply_is_ephemeral_to_clicker_only(fake, world, bot):
