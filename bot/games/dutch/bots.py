@@ -201,7 +201,7 @@ class PerfectBot(Bot):
         window = view.get("jump_in")
         if not jumps or not window:
             return None
-        best: tuple[int, Action] | None = None
+        best: tuple[tuple[int, float], Action] | None = None
         for action in jumps:
             card = self.memory.get((action["player"], action["position"]))
             if card is None or rank_name(card) != window["rank"]:
@@ -210,7 +210,7 @@ class PerfectBot(Bot):
             value = self._value(view, card)
             if own and value <= 0:
                 continue  # a Joker or a low red King is better kept
-            score = value + 10 if own else 1
+            score = (value + 10 if own else 1, self.rng.random())  # ties at random, not by seat
             if best is None or score > best[0]:
                 best = (score, action)
         return None if best is None else best[1]
@@ -261,7 +261,8 @@ class PerfectBot(Bot):
             for i in self._slots(view, p):
                 card = self.memory.get((p, i))
                 theirs.append((p, i, UNKNOWN_VALUE if card is None else self._value(view, card), card is not None))
-        best: tuple[int, Action] | None = None
+        counts = {p: len(self._slots(view, p)) for p in view["players"]}
+        best: tuple[tuple[int, int, float], Action] | None = None
         for (i, mv), (p, j, tv, tk) in itertools.product(mine, theirs):
             if i not in known and not tk:
                 continue  # two unknowns: nothing gained
@@ -270,11 +271,16 @@ class PerfectBot(Bot):
                 gain -= 1  # giving away an unseen card is a gamble
             if not tk:
                 gain -= 1
-            if gain >= 2 and (best is None or gain > best[0]):
+            if gain < 2:
+                continue
+            # Among equal gains, burden the adversary with the fewest cards (the likeliest to go
+            # low), then pick at random: never by seat order, which would pick on one seat.
+            key = (gain, -counts[p], self.rng.random())
+            if best is None or key > best[0]:
                 a, b = (self.player, i), (p, j)
                 if (order[a[0]], a[1]) > (order[b[0]], b[1]):
                     a, b = b, a
-                best = (gain, {"type": "power_swap", "first": self._spot(*a), "second": self._spot(*b)})
+                best = (key, {"type": "power_swap", "first": self._spot(*a), "second": self._spot(*b)})
         return None if best is None else best[1]
 
 

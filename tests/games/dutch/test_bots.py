@@ -125,3 +125,18 @@ def test_bot_does_not_call_dutch_when_an_adversary_looks_as_low():
     bot.memory = {("ann", 0): {"id": "AH", "rank": 1, "suit": "H"}, ("ann", 1): {"id": "2D", "rank": 2, "suit": "D"},
                   ("bob", 0): {"id": "AS", "rank": 1, "suit": "S"}}
     assert bot.choose(game.view("ann"), game.legal_actions("ann")) == {"type": "draw"}
+
+
+def test_bot_dumps_a_high_card_on_adversaries_at_random_not_by_seat():
+    """With a Q and equal targets, the bot's swap target varies with its own RNG, never always seat order."""
+    game = prepared({"ann": ["KS", "9D"], "bob": ["2S", "3S"], "cat": ["4C", "5C"]}, deck=["QC"])
+    game.apply("ann", {"type": "draw"})
+    game.apply("ann", {"type": "discard"})
+    targets = set()
+    for seed in range(12):
+        bot = PerfectBot("ann", random.Random(seed))
+        bot.memory = {("ann", 0): {"id": "KS", "rank": 13, "suit": "S"}}
+        action = bot.choose(game.view("ann"), game.legal_actions("ann"))
+        assert action["type"] == "power_swap" and action["first"] == {"player": "ann", "position": 0}
+        targets.add(action["second"]["player"])
+    assert targets == {"bob", "cat"}
