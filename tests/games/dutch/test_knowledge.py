@@ -51,8 +51,7 @@ def check_views(game: DutchEngine) -> None:
 @given(seed=st.integers(0, 10_000), variant=st.sampled_from(["passive", "aggressive"]),
        players=st.integers(2, 5))
 def test_no_view_or_event_leaks_a_card(seed, variant, players):
-    """Over random games no view shows a card its viewer was not shown, the public view never shows a
-    face-down card, and private events carry only what their audience now knows."""
+    """Random games: no view shows an unshown or face-down card; private events reach only their audience."""
     ids = [f"p{i}" for i in range(players)]
     game = DutchEngine.new(ids, seed=seed, options={"variant": variant, "target": 40})
     chooser = random.Random(seed)

@@ -204,6 +204,25 @@ def test_timeout_in_turn_draws_then_discards(variant):
     assert game.timeout_action("bob") is None
 
 
+def test_timeout_skips_a_pending_power():
+    """A power holder's timeout skips the power; then the next player is in turn."""
+    game = table(deck=["KC"])
+    game.apply("ann", DRAW)
+    game.apply("ann", DISCARD)
+    assert game.waiting_for() == ["ann"] and game.timeout_action("ann") == SKIP
+    game.apply("ann", SKIP)
+    assert game.current == "bob"
+
+
+def test_waiting_for_never_waits_on_optional_moves():
+    """Jump-ins and Dutch calls are optional: only the player in turn is waited for, not every player."""
+    game = table(deck=["5C", "6C"])
+    game.apply("ann", DRAW)
+    game.apply("ann", DISCARD)
+    assert game.to_act() == ["ann", "bob", "cat"] and game.waiting_for() == ["bob"]
+    assert game.timeout_action("cat") is None
+
+
 # ---------------------------------------------------------------- §6 powers
 
 
