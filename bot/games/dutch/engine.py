@@ -177,7 +177,8 @@ class DutchEngine(Engine):
 
     # ------------------------------------------------------------------ setup and rounds
 
-    def _setup(self) -> None:
+    def _setup(self) -> list[Event]:
+        """Start the game: no totals yet, deal the first round (§4); returns the deal's event."""
         self.round = 0
         self.totals: dict[str, int] = {p: 0 for p in self.players}
         self.round_scores: list[dict[str, int]] = []
@@ -185,6 +186,11 @@ class DutchEngine(Engine):
         self.last_round: dict[str, Any] | None = None
         self.final_hands: dict[str, int] | None = None
         self._deal()
+        return [self._round_started()]
+
+    def _round_started(self) -> Event:
+        return Event("round_started", {"round": self.round, "starter": self.current,
+                                       "hand_size": self.options.hand_size})
 
     def _deal(self) -> None:
         """Deal a round: shuffle, deal ``hand_size`` face down each; the opening look follows (§4)."""
@@ -714,8 +720,7 @@ class DutchEngine(Engine):
             raise IllegalAction("the round is still being played" if self.phase in ("look", "play")
                                 else "the game is over")
         self._deal()
-        return [Event("round_started", {"round": self.round, "starter": self.current,
-                                        "hand_size": self.options.hand_size})]
+        return [self._round_started()]
 
     # ------------------------------------------------------------------ view, end, result
 

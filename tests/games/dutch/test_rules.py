@@ -690,3 +690,10 @@ def test_hidden_cards_include_the_deck_and_anothers_drawn_card():
     game.apply("ann", DRAW)
     assert "2C" not in game.hidden_cards("ann") and "2C" in game.hidden_cards("bob")
     assert set(game.deck) <= game.hidden_cards(None)
+
+
+def test_the_first_deal_is_announced():
+    """The first deal gives a public round_started event (setup_events) naming the starter."""
+    game = DutchEngine.new(["a", "b"], seed=5)
+    assert [e.to_json() for e in game.setup_events] == [
+        {"type": "round_started", "data": {"round": 1, "starter": "a", "hand_size": 4}, "audience": None}]
