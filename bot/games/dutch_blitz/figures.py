@@ -29,7 +29,8 @@ def figures(engine: Engine, events: Sequence[Event]) -> dict[str, int | float]:
     -------
     dict
         ``hands`` (finished hands), ``actions`` (accepted actions, Ready steps included),
-        ``moves_per_hand`` (card moves, flips and shifts per hand, mean), ``dutch_cards_per_hand``
+        ``actions_per_hand`` (accepted actions per finished hand, mean), ``moves_per_hand``
+        (card moves, flips and shifts per hand, mean), ``dutch_cards_per_hand``
         (cards in the Dutch piles at the end of a hand, mean), ``points_per_hand`` (one player's
         hand score, mean over players and hands), ``hand_score_min`` / ``hand_score_max`` (over
         the game), ``blitzes`` (hands ended by a Blitz), ``stuck_ends`` (hands ended by the stuck
@@ -51,6 +52,7 @@ def figures(engine: Engine, events: Sequence[Event]) -> dict[str, int | float]:
     out: dict[str, int | float] = {
         "hands": hands,
         "actions": engine.action_count,
+        "actions_per_hand": round(engine.action_count / per_hand, 2),
         "moves_per_hand": round(sum(counts.get(t, 0) for t in PLAY_MOVES) / per_hand, 2),
         "dutch_cards_per_hand": round(dutch_cards / per_hand, 2),
         "points_per_hand": round(sum(player_scores) / max(1, len(player_scores)), 2),

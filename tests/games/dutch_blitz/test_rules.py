@@ -52,6 +52,25 @@ def test_nine_players_are_refused():
         new_game(9)
 
 
+@pytest.mark.parametrize("options, name", [
+    ({"target": 0}, "target"),
+    ({"target": "75"}, "target"),
+    ({"move_post_stacks": "yes"}, "move_post_stacks"),
+    ({"stuck_seconds": -1}, "stuck_seconds"),
+    ({"stuck_seconds": 1.5}, "stuck_seconds"),
+])
+def test_bad_options_are_refused_naming_the_option(options, name):
+    """Options are validated; the error names the option and the bad value."""
+    with pytest.raises(ValueError, match=f"option {name} must be .*got"):
+        new_game(**options)
+
+
+def test_default_options_follow_the_rules():
+    """target 75, whole Post piles may not move, stuck rule after 60 s."""
+    options = new_game().options
+    assert (options.target, options.move_post_stacks, options.stuck_seconds) == (75, False, 60)
+
+
 # ---------------------------------------------------------------- §3 Dutch piles
 
 
