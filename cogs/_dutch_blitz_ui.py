@@ -1,0 +1,194 @@
+"""Rendering of Dutch Blitz tables: the public table message and each player's private board.
+
+Only :meth:`Engine.view <bot.engine.core.Engine.view>` is read; every rule stays in
+``bot/games/dutch_blitz``. Colours are shown with coloured squares (🟥🟦🟨🟩), which read the same
+on desktop and mobile. Board tokens (they go into custom ids) name piles, never hidden cards:
+``c:blitz``, ``c:wood``, ``c:post:<i>`` (a card clicked), ``a<i>`` (legal action *i*), ``x``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from bot.engine import Action
+from bot.tables import GameUI, Table, TableError
+from bot.tables.ui import Board, BoardButton, Click
+
+__all__ = ["DutchBlitzUI"]
+
+SYMBOL = {"red": "🟥", "blue": "🟦", "yellow": "🟨", "green": "🟩"}
+COLOURS = ("red", "blue", "yellow", "green")
+HOST_ONLY = ("end_hand", "next_hand")
+
+
+def _card(card: dict[str, Any] | None) -> str:
+    return f"{SYMBOL[card['colour']]}{card['value']}" if card else "—"
+
+
+def _source_name(source: str) -> str:
+    if source.startswith("post:"):
+        return f"Post {int(source[5:]) + 1}"
+    return source.capitalize()
+
+
+class DutchBlitzUI(GameUI):
+    """How a Dutch Blitz table looks on Discord (``docs/rules/dutch-blitz.md``)."""
+
+    kind = "dutch-blitz"
+    board_label = "Open my board"
+    turn_timer = False
+
+    # ------------------------------------------------------------------ public message
+
+    def public_text(self, table: Table) -> str:
+        """Dutch piles grouped by colour, each seat's Blitz/Post/Wood tops, scores; the hand summary between hands."""
+        view = table.engine.view(None)  # type: ignore[union-attr]
+        lines = [f"**Dutch Blitz** — table #{table.id} · hand {view['hand']} · playing to {view['target']}"]
+        if view["phase"] == "play":
+            lines.append(self._piles_line(view))
+            played = sum(p["size"] for p in view["dutch_piles"])
+            lines.append(f"Cards on Dutch piles this hand: {played}")
+        for seat in view["seats"]:
+            name = table.display_name(seat["player"])
+            if view["phase"] == "play":
+                posts = " ".join(_card(p[-1] if p else None) for p in seat["posts"])
+                lines.append(f"• **{name}** — Blitz {seat['blitz_count']} (top {_card(seat['blitz_top'])}) · "
+                             f"Post {posts} · Wood {_card(seat['wood_top'])} · total {seat['total']}")
+            else:
+                ready = " ✅ ready" if seat.get("ready") else ""
+                lines.append(f"• **{name}** — total {seat['total']}{ready}")
+        if view["phase"] != "play" and view["hand_scores"]:
+            lines.append(self._hand_summary(table, view))
+            if view["phase"] == "between":
+                lines.append("Press **Ready** for the next hand (bots are always ready; the host may start it).")
+        return "\n".join(lines)[:2000]
+
+    def _piles_line(self, view: dict[str, Any]) -> str:
+        groups = []
+        for colour in COLOURS:
+            tops = [f"{p['top']['value']}{'✓' if p['complete'] else ''}" for p in view["dutch_piles"]
+                    if p["colour"] == colour]
+            if tops:
+                groups.append(f"{SYMBOL[colour]} {' · '.join(tops)}")
+        return "Dutch piles: " + (" | ".join(groups) if groups else "none yet — play a 1!")
+
+    def _hand_summary(self, table: Table, view: dict[str, Any]) -> str:
+        ending = view["hand_endings"][-1] if view["hand_endings"] else {}
+        scores = view["hand_scores"][-1]
+        who = ending.get("blitzer")
+        head = (f"**Blitz!** {table.display_name(who)} emptied their Blitz pile." if who
+                else "The hand was ended (no Dutch-pile play for a while).")
+        lines = [f"Hand {ending.get('hand', len(view['hand_scores']))}: {head}"]
+        detail = ending.get("scores") or {}
+        for player, points in scores.items():
+            d = detail.get(player) if isinstance(detail, dict) else None
+            extra = f" ({d['dutch']} on Dutch piles, {d['blitz_left']} Blitz left)" if d else ""
+            lines.append(f"  {table.display_name(player)}: {points:+d}{extra}")
+        return "\n".join(lines)
+
+    def public_buttons(self, table: Table) -> list[BoardButton]:
+        """Between hands: Ready and Next hand (host); while playing: End hand (host, when stuck)."""
+        view = table.engine.view(None)  # type: ignore[union-attr]
+        if view["phase"] == "between":
+            return [BoardButton("Ready", "ready", "success"), BoardButton("Next hand (host)", "next")]
+        if view["phase"] == "play" and view.get("stuck_seconds", 0) > 0:
+            return [BoardButton("End hand (host)", "end", "danger")]
+        return []
+
+    def on_public_click(self, table: Table, player: str, token: str, *, is_host: bool) -> Action:
+        """Ready for anyone; Next hand and End hand for the host (End hand only when the hand is stuck)."""
+        view = table.engine.view(None)  # type: ignore[union-attr]
+        if token == "ready":
+            return {"type": "ready"}
+        if token in ("next", "end") and not is_host:
+            raise TableError("Only the host can do that.")
+        if token == "next":
+            return {"type": "next_hand"}
+        if token == "end":
+            stuck_ms = view.get("stuck_seconds", 60) * 1000
+            since = max(table.last_event_ms.get(t, 0.0) for t in ("dutch", "start", "hand_started"))
+            waited = time.monotonic() * 1000 - since
+            if waited < stuck_ms:
+                raise TableError(f"The hand can be ended after {stuck_ms // 1000} s without a Dutch-pile play; "
+                                 f"the last one was {int(waited // 1000)} s ago.")
+            return {"type": "end_hand"}
+        raise TableError("That button is not in use.")
+
+    def bot_actions(self, table: Table, player: str, legal: list[Action]) -> list[Action]:
+        """Bots never end a hand or force the next one: those are the host's."""
+        return [a for a in legal if a["type"] not in HOST_ONLY]
+
+    # ------------------------------------------------------------------ private board
+
+    def board(self, table: Table, player: str, selection: str | None = None) -> Board:
+        """Card buttons (Blitz, Post, Wood tops), targets for a selected card, Flip and Shift.
+
+        Rows: 0 Blitz, Wood, Flip, Shift; 1 the Post piles (up to 5); 2 the targets of a selected
+        card; 3 Cancel — within Discord's 5 × 5.
+        """
+        engine = table.engine
+        assert engine is not None
+        view = engine.view(player)
+        me = view["seats"][view["me"]]
+        legal = engine.legal_actions(player)
+        index = {_key(a): i for i, a in enumerate(legal)}
+        if view["phase"] != "play":
+            buttons = [BoardButton("Ready", f"a{index[_key({'type': 'ready'})]}", "success")] \
+                if _key({"type": "ready"}) in index else []
+            return Board(f"Hand {view['hand']} is over. Your total: {me['total']}.", buttons)
+        lines = [self._piles_line(view),
+                 f"Your Blitz pile: {me['blitz_count']} left · hand {me['hand_count']} · Wood {me['wood_count']}"]
+        buttons: list[BoardButton] = []
+        sources = [("blitz", me["blitz_top"])] + [(f"post:{i}", p[-1] if p else None)
+                                                   for i, p in enumerate(me["posts"])] + [("wood", me["wood_top"])]
+        for source, card in sources:
+            if card is None:
+                continue
+            fits = any(a["type"] == "dutch" and a["from"] == source for a in legal)
+            style = "success" if selection == source else ("primary" if fits else "secondary")
+            row = 1 if source.startswith("post:") else 0
+            buttons.append(BoardButton(f"{_source_name(source)} {_card(card)}", f"c:{source}", style, row=row))
+        if selection is not None:
+            card = dict(sources).get(selection)
+            lines.append(f"Selected: {_source_name(selection)} {_card(card)} — pick a Post pile, or Cancel.")
+            for i, action in enumerate(legal):
+                if action["type"] in ("post", "stack") and action["from"] == selection:
+                    j = int(action["to"][5:])
+                    top = me["posts"][j][-1] if me["posts"][j] else None
+                    label = f"→ Post {j + 1} {_card(top)}" + (" (whole pile)" if action["type"] == "stack" else "")
+                    buttons.append(BoardButton(label, f"a{i}", "primary", row=2))
+            buttons.append(BoardButton("Cancel", "x", "secondary", row=3))
+        flip = index.get(_key({"type": "flip"}))
+        if flip is not None:
+            buttons.append(BoardButton(f"Flip ({me['hand_count']} in hand)", f"a{flip}", "secondary", row=0))
+        shift = index.get(_key({"type": "shift"}))
+        if shift is not None:
+            buttons.append(BoardButton("Shift (stuck)", f"a{shift}", "secondary", row=0))
+        return Board("\n".join(lines), buttons)
+
+    def on_board_click(self, table: Table, player: str, token: str) -> Click:
+        """A card plays onto the Dutch pile it fits; otherwise it is selected and its Post targets shown."""
+        engine = table.engine
+        assert engine is not None
+        legal = engine.legal_actions(player)
+        if token == "x":
+            return Click(selection=None)
+        if token.startswith("a") and token[1:].isdigit() and int(token[1:]) < len(legal):
+            action = legal[int(token[1:])]
+            if action["type"] in HOST_ONLY:
+                raise TableError("Only the host can do that, from the table message.")
+            return Click(action)
+        if token.startswith("c:"):
+            source = token[2:]
+            dutch = [a for a in legal if a["type"] == "dutch" and a["from"] == source]
+            if dutch:
+                return Click(dutch[0])
+            if any(a["type"] in ("post", "stack") and a["from"] == source for a in legal):
+                return Click(selection=source)
+            return Click(note=f"Your {_source_name(source)} card fits no Dutch pile and no Post pile right now.")
+        raise TableError("That button is from an older board.")
+
+
+def _key(action: Action) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted(action.items()))

@@ -1,0 +1,220 @@
+"""End to end: Dutch Blitz on the production bot through the loopback Discord (tracker issue 5)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from bot.config import TablesConfig
+from bot.engine.cards import BlitzCard
+from bot.sandbox import FakeDiscord
+from tests.e2e.conftest import COGS, World, parlor
+
+DB_COGS = [*COGS, "cogs.dutch_blitz"]
+
+
+async def open_blitz(fake: FakeDiscord, world: World, **options):
+    result = await fake.slash(world.alice, world.channel, "dutch-blitz new", options=options)
+    assert result.ephemeral and "is open" in result.content, result.content
+    thread = fake.threads(world.channel)[-1]
+    return thread, fake.last_message(thread)
+
+
+def card_buttons(board):
+    return [b for b in board.buttons if b.custom_id and ":c:" in b.custom_id]
+
+
+async def play_one_move(fake: FakeDiscord, user, lobby) -> str:
+    """Open a fresh board and make the best simple move: a card that fits a Dutch pile, else Flip."""
+    board = (await fake.click(user, lobby, "Open my board")).message
+    fitting = [b for b in card_buttons(board) if b.style == 1]  # primary: fits a Dutch pile
+    flips = [b for b in board.buttons if b.label.startswith("Flip")]
+    button, kind = (fitting[0], "dutch") if fitting else (flips[0], "flip") if flips else (None, "none")
+    if button is not None:
+        edits = len([e for e in fake.edits(via="interaction") if e.message_id == board.id])
+        result = await fake.click(user, board, button.custom_id)
+        assert not result.failed
+        # a contested play is answered after its race window: wait for the board's redraw
+        await fake.wait_for(lambda: len([e for e in fake.edits(via="interaction") if e.message_id == board.id])
+                            > edits, timeout=5, what="the board to be redrawn")
+    return kind
+
+
+async def test_human_and_bot_play_a_hand_to_the_blitz(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """A test-driven human and a greedy bot play until someone blitzes; the summary and Ready follow."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        thread, lobby = await open_blitz(fake, world)
+        await fake.click(world.alice, lobby, "Add bot")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        moves = 0
+        while table.engine.view(None)["phase"] == "play" and moves < 400:
+            await play_one_move(fake, world.alice, lobby)
+            moves += 1
+        view = table.engine.view(None)
+        assert view["phase"] == "between", "the hand ended with a Blitz"
+        assert view["hand_endings"][-1]["reason"] == "blitz"
+        await fake.wait_for(lambda: "Blitz!" in fake.message(lobby.id).content
+                            and "Ready" in [b.label for b in fake.message(lobby.id).buttons], timeout=5,
+                            what="the hand summary with Ready")
+        assert "Ready" in [b.label for b in fake.message(lobby.id).buttons]
+        late = (await fake.click(world.alice, lobby, "Open my board")).message
+        assert "is over" in late.content and card_buttons(late) == []
+        ready = await fake.click(world.alice, lobby, "Ready")
+        assert not ready.failed
+        await fake.wait_for(lambda: table.engine.view(None)["phase"] == "play", timeout=5, what="the next hand")
+        assert table.engine.view(None)["hand"] == 2
+
+
+def stage_red_race(engine, seats=(0, 1)) -> None:
+    """Put a red pile at 4 in the centre and a red 5 on top of each given seat's Blitz pile."""
+    owner = seats[0]
+    pile = []
+    for value in range(1, 5):
+        card = BlitzCard(owner, "red", value)
+        _remove(engine.seats[owner], card)
+        pile.append(card)
+    engine.dutch = [pile]
+    for seat in seats:
+        five = BlitzCard(seat, "red", 5)
+        _remove(engine.seats[seat], five)
+        engine.seats[seat].blitz.append(five)
+
+
+def _remove(seat, card) -> None:
+    for pile in [seat.blitz, *seat.posts, seat.wood, seat.hand]:
+        if card in pile:
+            pile.remove(card)
+            if not pile and pile in seat.posts:
+                pile.append(seat.blitz.pop(0))
+            return
+    raise AssertionError(f"{card} not found")
+
+
+async def test_race_goes_to_the_earlier_discord_timestamp(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """Bob's click arrives first but Alice's has the earlier timestamp: Alice's 5 lands, Bob keeps his."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        thread, lobby = await open_blitz(fake, world, race_window_ms=300)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        stage_red_race(table.engine)
+        table.bump()
+        alice_board = (await fake.click(world.alice, lobby, "Open my board")).message
+        bob_board = (await fake.click(world.bob, lobby, "Open my board")).message
+        alice_btn = next(b for b in card_buttons(alice_board) if b.label.startswith("Blitz"))
+        bob_btn = next(b for b in card_buttons(bob_board) if b.label.startswith("Blitz"))
+        t = fake.now_ms()
+        bob_click = await fake.click(world.bob, bob_board, bob_btn.custom_id, created_at_ms=t + 60, wait=False)
+        await asyncio.sleep(0.03)
+        alice_click = await fake.click(world.alice, alice_board, alice_btn.custom_id, created_at_ms=t + 20,
+                                       wait=False)
+        await fake.wait_for_response(bob_click)
+        await fake.wait_for_response(alice_click)
+        await fake.wait_for(lambda: "ms" in fake.message(bob_board.id).content, timeout=5, what="bob's board")
+        top = table.engine.view(None)["dutch_piles"][0]["top"]
+        assert top["id"] == "0R5", "Alice's red 5 is on the pile"
+        assert table.engine.view(None)["seats"][1]["blitz_top"]["id"] == "1R5", "Bob's red 5 stayed home"
+        bob_text = fake.message(bob_board.id).content
+        alice_text = fake.message(alice_board.id).content
+        assert "alice got there first by 40 ms" in bob_text
+        assert "ahead of bob by 40 ms" in alice_text
+        assert not bob_click.failed and not alice_click.failed
+
+
+async def test_stale_board_after_the_pile_moved_gets_a_fresh_board(fake: FakeDiscord, world: World,
+                                                                   tmp_path: Path) -> None:
+    """Bob clicks a board drawn before Alice's play: he gets a fresh board, and nothing is played."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        thread, lobby = await open_blitz(fake, world)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        bob_board = (await fake.click(world.bob, lobby, "Open my board")).message
+        await play_one_move(fake, world.alice, lobby)
+        count = table.engine.action_count
+        stale = fake.message(bob_board.id)
+        result = await fake.click(world.bob, stale, stale.buttons[0].custom_id)
+        assert not result.failed and "fresh board" in fake.message(bob_board.id).content
+        assert table.engine.action_count == count
+
+
+async def test_non_player_cannot_open_a_board(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """Carol is told she is not playing; nothing is shown to her but the public table."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS):
+        thread, lobby = await open_blitz(fake, world)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        refused = await fake.click(world.carol, lobby, "Open my board")
+        assert refused.ephemeral and "not playing" in refused.content
+
+
+async def test_restart_mid_hand_keeps_every_accepted_play(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """After a restart the table replays its log: every view is as before, and play goes on."""
+    db = tmp_path / "p.db"
+    async with parlor(fake, db, DB_COGS) as bot:
+        thread, lobby = await open_blitz(fake, world)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        for _ in range(6):
+            await play_one_move(fake, world.alice, lobby)
+            await play_one_move(fake, world.bob, lobby)
+        table = bot.tables.tables[1]
+        before = {p: table.engine.view(p) for p in [*table.engine.players, None]}
+        count = table.engine.action_count
+    async with parlor(fake, db, DB_COGS) as again:
+        table = again.tables.tables[1]
+        assert table.engine.action_count == count > 0
+        assert {p: table.engine.view(p) for p in [*table.engine.players, None]} == before
+        assert await play_one_move(fake, world.alice, lobby) in ("dutch", "flip")
+        assert table.engine.action_count == count + 1
+
+
+async def test_public_edits_stay_under_the_coalescing_rate_with_four_bots(fake: FakeDiscord, world: World,
+                                                                          tmp_path: Path) -> None:
+    """Four bots playing flat out: the public message is edited at most once per ~1.2 s."""
+    tables = TablesConfig(redraw_interval_ms=1200)
+    async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=tables) as bot:
+        bot.tables.bot_delay_scale = 0.01
+        thread, lobby = await open_blitz(fake, world)
+        for _ in range(3):
+            await fake.click(world.alice, lobby, "Add bot")
+        await fake.click(world.alice, lobby, "Start")
+        await fake.click(world.alice, lobby, "Leave game")  # a fourth bot takes Alice's seat
+        table = bot.tables.tables[1]
+        await asyncio.sleep(4.5)
+        assert table.engine.action_count > 50, "the bots played flat out"
+        edits = [e.at_ms for e in fake.edits(thread, via="channel") if e.message_id == lobby.id]
+        assert len(edits) >= 2
+        gaps = [b - a for a, b in zip(edits, edits[1:], strict=False)]
+        assert min(gaps) >= 1100, gaps
+        assert fake.max_edits_in_window(thread, 5.0) <= 5
+
+
+async def test_one_person_and_three_bots_play_a_whole_game(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """Alice and three bots play hands (Alice always Ready) until someone reaches the target."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        bot.tables.bot_delay_scale = 0.005
+        thread, lobby = await open_blitz(fake, world, target=15)
+        for _ in range(3):
+            await fake.click(world.alice, lobby, "Add bot")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        for _ in range(3000):
+            phase = table.engine.view(None)["phase"]
+            if phase == "over":
+                break
+            if phase == "between":
+                await fake.wait_for(lambda: "Ready" in [b.label for b in fake.message(lobby.id).buttons]
+                                    or table.engine.view(None)["phase"] != "between", timeout=5)
+                if table.engine.view(None)["phase"] != "between":
+                    continue
+                await fake.click(world.alice, lobby, "Ready")
+                await fake.wait_for(lambda: table.engine.view(None)["phase"] != "between", timeout=5)
+                continue
+            await play_one_move(fake, world.alice, lobby)
+        assert table.engine.is_over
+        await fake.wait_for(lambda: "Final standings" in fake.message(lobby.id).content, timeout=5)
+        result = table.engine.result()
+        assert max(result.scores.values()) >= 15
+        assert await bot.storage.result(1) is not None
