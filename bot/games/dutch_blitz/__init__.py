@@ -46,6 +46,25 @@ Moves that contest nothing (everything but ``dutch`` onto an existing pile) are 
 A move applied after the position changed under it is refused with a reason that says so, e.g.
 "the red pile you aimed at is already at 5: your 5 no longer fits".
 
+View (``docs/rules/dutch-blitz.md`` §12)
+----------------------------------------
+``view(player)`` equals ``view(None)`` except ``"me"`` (the viewer's seat index, ``None`` for
+spectators): ``{"phase": "play"|"between"|"over", "hand": n, "target", "move_post_stacks",
+"stuck_seconds", "dutch_piles": [{"pile", "colour", "top": card, "size", "complete"}], "seats":
+[{"player", "seat", "blitz_top": card|null, "blitz_count", "posts": [[card, …bottom to top]],
+"wood_top": card|null, "wood_count", "hand_count", "total", "ready"}], "hand_scores": [{player:
+points}], "hand_endings": [{"hand", "reason": "blitz"|"stuck"|"dead", "blitzer", "by"}], "me"}``.
+A *card* is ``BlitzCard.to_json()``: ``{"id", "owner", "colour", "value", "label"}``.
+
+Events (all public)
+-------------------
+``hand_started {hand, forced_by}`` (also the deal's ``setup_events``), ``dutch {player, card,
+from, pile, size, started, complete}``, ``post {player, card, from, to}``, ``stack {player, from,
+to, cards}``, ``refill {player, post, card}``, ``flip {player, count, turned_over, wood_top,
+hand}``, ``shift {player, card, wood_top}``, ``blitz {player}``, ``hand_end {hand, reason,
+blitzer, by, scores: {player: {dutch, blitz_left, points}}, totals}``, ``tie_at_top {players,
+total}``, ``ready {player, ready}``, ``game_over {winners, totals}``.
+
 >>> from bot.games.dutch_blitz import ENGINE
 >>> game = ENGINE.new(["ann", "bo"], seed=3)
 >>> len(game.view("ann")["seats"][0]["posts"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
@@ -77,3 +78,20 @@ def test_dutch_piles_are_always_same_colour_runs_from_one(data, params):
 def test_post_piles_are_always_descending_alternating_runs(data, params):
     """Every Post pile descends by one, boy and girl alternating, and is never empty in play."""
     _play(data, params, _check_post_runs)
+
+
+@_settings
+@given(data=st.data(), params=_games, stuck=st.sampled_from([0, 60]))
+def test_every_listed_action_is_accepted_under_any_options(data, params, stuck):
+    """Whatever the options, each action legal_actions lists is accepted (tried on a copy)."""
+    game = DutchBlitz.new([f"p{i}" for i in range(params["players"])], seed=params["seed"],
+                          options={"move_post_stacks": params["stacks"], "stuck_seconds": stuck})
+    for _ in range(40):
+        if game.is_over:
+            break
+        movers = game.to_act()
+        player = movers[data.draw(st.integers(0, len(movers) - 1), label="mover")]
+        legal = game.legal_actions(player)
+        for action in legal:
+            copy.deepcopy(game).apply(player, action)
+        game.apply(player, legal[data.draw(st.integers(0, len(legal) - 1), label="action")])
