@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.engine import REGISTRY, game_module
 from bot.tables import TableError
 from bot.tables.components import COMPONENTS
+from cogs._rules import SUMMARIES
 
 if TYPE_CHECKING:
     from bot.client import ParlorBot
@@ -104,10 +105,10 @@ class TablesCog(commands.Cog):
 
 
 def rules_text(kind: str) -> str:
-    """The /rules answer for *kind*: the game package's ``RULES_SUMMARY`` and its options with defaults."""
+    """The /rules answer for *kind*: its summary (``cogs/_rules.py``) and its options with defaults."""
     module = game_module(kind)
     engine = module.ENGINE
-    summary = getattr(module, "RULES_SUMMARY", None) or (module.__doc__ or "").strip().split("\n\n")[0]
+    summary = SUMMARIES.get(kind) or (module.__doc__ or "").strip().split("\n\n")[0]
     options = ", ".join(f"`{f.name}` = {getattr(engine.Options(), f.name)!r}"
                         for f in dataclasses.fields(engine.Options))
     text = (f"**{engine.title or kind}** ({engine.min_players}–{engine.max_players} players)\n{summary}\n\n"

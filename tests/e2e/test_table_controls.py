@@ -130,6 +130,7 @@ async def test_rules_summarises_each_game_and_its_options(fake: FakeDiscord, wor
     for kind, engine in REGISTRY.items():
         result = await fake.slash(world.alice, world.channel, "rules", options={"game": kind})
         assert result.ephemeral and engine.title in result.content
+        assert len(result.content) > 300, "a real summary, not just the title"
         for f in dataclasses.fields(engine.Options):
             assert f"`{f.name}`" in result.content
 
