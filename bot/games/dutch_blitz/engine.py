@@ -122,6 +122,17 @@ class _ActionLog(list):
         return _ActionLog(self)
 
 
+_CARD_JSON: dict[BlitzCard, dict[str, Any]] = {}
+
+
+def _card_json(card: BlitzCard) -> dict[str, Any]:
+    """``card.to_json()``, memoised (cards are immutable); each call returns a fresh dict."""
+    cached = _CARD_JSON.get(card)
+    if cached is None:
+        cached = _CARD_JSON[card] = card.to_json()
+    return dict(cached)
+
+
 def _fits_post(card: BlitzCard, top: BlitzCard) -> bool:
     """Whether *card* may go on a Post pile topped by *top*: one lower, boy on girl or girl on boy (§4)."""
     return card.value == top.value - 1 and card.is_boy != top.is_boy
@@ -237,16 +248,28 @@ class DutchBlitz(Engine):
             raise IllegalAction(f"you have Post piles 0 to {len(seat.posts) - 1}, not {index}")
         raise IllegalAction(f"'{field}' must be \"blitz\", \"wood\" or \"post:<n>\", got {name!r}")
 
-    def _dutch_target(self, card: BlitzCard) -> list[int | None]:
+    def _openings(self) -> dict[tuple[str, int], list[int]]:
+        """``(colour, value)`` to the Dutch piles that card would go on now (complete piles take none)."""
+        openings: dict[tuple[str, int], list[int]] = {}
+        for i, pile in enumerate(self.dutch):
+            top = pile[-1]
+            if top.value < 10:
+                openings.setdefault((top.colour, top.value + 1), []).append(i)
+        return openings
+
+    def _dutch_target(self, card: BlitzCard, openings: dict[tuple[str, int], list[int]] | None = None,
+                      ) -> list[int | None]:
         """Where *card* may go in the centre: ``[None]`` for a 1 (a new pile), else fitting pile indexes."""
         if card.value == 1:
             return [None]
-        return [i for i, pile in enumerate(self.dutch)
-                if pile[-1].colour == card.colour and pile[-1].value == card.value - 1]
+        if openings is None:
+            openings = self._openings()
+        return list(openings.get((card.colour, card.value), ()))
 
     def can_play_dutch(self, player: str) -> bool:
         """Whether any of *player*'s visible cards can go on a Dutch pile now (§3, §7 shift)."""
-        return any(self._dutch_target(card) for _, card in self._seat(player).visible())
+        openings = self._openings()
+        return any(self._dutch_target(card, openings) for _, card in self._seat(player).visible())
 
     # ------------------------------------------------------------------ legal actions
 
@@ -264,9 +287,10 @@ class DutchBlitz(Engine):
         """Every card move, flip and shift of *seat* in a hand (everything but ``end_hand``)."""
         actions: list[Action] = []
         visible = seat.visible()
+        openings = self._openings()
         any_dutch = False
         for source, card in visible:
-            for pile in self._dutch_target(card):
+            for pile in self._dutch_target(card, openings):
                 actions.append({"type": "dutch", "from": source, "pile": pile})
                 any_dutch = True
         for source, card in visible:
@@ -342,7 +366,7 @@ class DutchBlitz(Engine):
         if seat.blitz:
             card = seat.blitz.pop()
             seat.posts[index].append(card)
-            events.append(Event("refill", {"player": player, "post": index, "card": card.to_json()}))
+            events.append(Event("refill", {"player": player, "post": index, "card": _card_json(card)}))
 
     def _do_dutch(self, player: str, action: Action) -> list[Event]:
         """``{"type": "dutch", "from": source, "pile": index | null}`` (§3)."""
@@ -381,7 +405,7 @@ class DutchBlitz(Engine):
         else:
             self.dutch[pile].append(taken)
         events.insert(0, Event("dutch", {
-            "player": player, "card": taken.to_json(), "from": source, "pile": pile,
+            "player": player, "card": _card_json(taken), "from": source, "pile": pile,
             "size": len(self.dutch[pile]), "started": taken.value == 1, "complete": taken.value == 10,
         }))
         return self._after_move(player, seat, events)
@@ -396,7 +420,7 @@ class DutchBlitz(Engine):
             raise IllegalAction("a card cannot move onto its own Post pile")
         top = seat.posts[to][-1]
         self._check_post_fit(card, top, to)
-        events: list[Event] = [Event("post", {"player": player, "card": card.to_json(), "from": source,
+        events: list[Event] = [Event("post", {"player": player, "card": _card_json(card), "from": source,
                                               "to": f"post:{to}"})]
         taken = self._take(player, seat, source, events)
         seat.posts[to].append(taken)
@@ -432,7 +456,7 @@ class DutchBlitz(Engine):
         self._check_post_fit(seat.posts[i][0], seat.posts[j][-1], j)
         moved = seat.posts[i]
         events: list[Event] = [Event("stack", {"player": player, "from": f"post:{i}", "to": f"post:{j}",
-                                               "cards": [c.to_json() for c in moved]})]
+                                               "cards": [_card_json(c) for c in moved]})]
         seat.posts[j].extend(moved)
         seat.posts[i] = []
         self._refill(player, seat, i, events)
@@ -456,7 +480,7 @@ class DutchBlitz(Engine):
         seat.wood.extend(seat.hand[:count])
         del seat.hand[:count]
         return [Event("flip", {"player": player, "count": count, "turned_over": turned,
-                               "wood_top": seat.wood[-1].to_json(), "hand": len(seat.hand)})]
+                               "wood_top": _card_json(seat.wood[-1]), "hand": len(seat.hand)})]
 
     def _do_shift(self, player: str, action: Action) -> list[Event]:
         """``{"type": "shift"}``: the Wood pile's top goes under the hand, only while stuck (§7)."""
@@ -464,16 +488,17 @@ class DutchBlitz(Engine):
         seat = self._seat(player)
         if not seat.wood:
             raise IllegalAction("your Wood pile is empty: there is nothing to shift")
+        openings = self._openings()
         for source, card in seat.visible():
-            if self._dutch_target(card):
+            if self._dutch_target(card, openings):
                 where = "your Blitz pile" if source == "blitz" else (
                     "your Wood pile" if source == "wood" else f"your Post pile {source[5:]}")
                 raise IllegalAction(f"you can still play the {_name(card)} from {where} to a Dutch pile: "
                                     f"shifting is only for when you are stuck")
         card = seat.wood.pop()
         seat.hand.append(card)
-        return [Event("shift", {"player": player, "card": card.to_json(),
-                                "wood_top": seat.wood[-1].to_json() if seat.wood else None})]
+        return [Event("shift", {"player": player, "card": _card_json(card),
+                                "wood_top": _card_json(seat.wood[-1]) if seat.wood else None})]
 
     def _do_end_hand(self, player: str, action: Action) -> list[Event]:
         """``{"type": "end_hand"}``: the stuck rule, applied by the table for the host (§8)."""
@@ -552,10 +577,10 @@ class DutchBlitz(Engine):
             seats.append({
                 "player": p,
                 "seat": i,
-                "blitz_top": seat.blitz[-1].to_json() if seat.blitz else None,
+                "blitz_top": _card_json(seat.blitz[-1]) if seat.blitz else None,
                 "blitz_count": len(seat.blitz),
-                "posts": [[c.to_json() for c in pile] for pile in seat.posts],
-                "wood_top": seat.wood[-1].to_json() if seat.wood else None,
+                "posts": [[_card_json(c) for c in pile] for pile in seat.posts],
+                "wood_top": _card_json(seat.wood[-1]) if seat.wood else None,
                 "wood_count": len(seat.wood),
                 "hand_count": len(seat.hand),
                 "total": self.totals[p],
@@ -568,7 +593,7 @@ class DutchBlitz(Engine):
             "move_post_stacks": self.options.move_post_stacks,
             "stuck_seconds": self.options.stuck_seconds,
             "dutch_piles": [
-                {"pile": i, "colour": pile[-1].colour, "top": pile[-1].to_json(), "size": len(pile),
+                {"pile": i, "colour": pile[-1].colour, "top": _card_json(pile[-1]), "size": len(pile),
                  "complete": pile[-1].value == 10}
                 for i, pile in enumerate(self.dutch)
             ],
