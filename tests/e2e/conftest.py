@@ -28,8 +28,14 @@ class World:
 
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:
+    """The loopback Discord; at teardown it must have seen no 4xx, no failed interaction, no unknown route."""
     async with FakeDiscord() as server:
         yield server
+        server.check_clean(*ALLOWED_ERRORS)
+
+
+ALLOWED_ERRORS: list[str] = []
+"""Regexes of loopback errors a test provokes on purpose (none so far)."""
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 from pathlib import Path
 
 from bot.config import TablesConfig
@@ -11,6 +12,7 @@ from bot.sandbox import FakeDiscord
 from tests.e2e.conftest import COGS, World, parlor
 
 DB_COGS = [*COGS, "cogs.dutch_blitz"]
+_SHIFT_TURN = itertools.count()
 
 
 async def open_blitz(fake: FakeDiscord, world: World, **options):
@@ -24,32 +26,64 @@ def card_buttons(board):
     return [b for b in board.buttons if b.custom_id and ":c:" in b.custom_id]
 
 
-async def play_one_move(fake: FakeDiscord, user, lobby) -> str:
-    """Open a fresh board and make the best simple move: a card that fits a Dutch pile, else Flip."""
-    board = (await fake.click(user, lobby, "Open my board")).message
-    fitting = [b for b in card_buttons(board) if b.style == 1]  # primary: fits a Dutch pile
-    flips = [b for b in board.buttons if b.label.startswith("Flip")]
-    button, kind = (fitting[0], "dutch") if fitting else (flips[0], "flip") if flips else (None, "none")
-    if button is not None:
-        edits = len([e for e in fake.edits(via="interaction") if e.message_id == board.id])
-        result = await fake.click(user, board, button.custom_id)
+async def play_one_move(fake: FakeDiscord, user, lobby, *, build_posts: bool = False) -> str:
+    """Open a fresh board and make a simple good move: a card that fits a Dutch pile; else (with
+    *build_posts*) the Blitz card onto a Post pile it fits; else, when stuck, Shift every other time;
+    else Flip.
+
+    Returns ``"dutch"``, ``"flip"``, ``"none"`` (nothing to click) or ``"refused"`` (the table
+    answered with a refusal, e.g. the game just ended). A board that went stale before the click
+    (the bots move fast) is opened again, up to five times.
+    """
+    for _ in range(5):
+        board = (await fake.click(user, lobby, "Open my board")).message
+        fitting = [b for b in card_buttons(board) if b.style == 1]  # primary: fits a Dutch pile
+        flips = [b for b in board.buttons if b.label.startswith("Flip")]
+        button, kind = (fitting[0], "dutch") if fitting else (None, "none")
+        if button is None and build_posts:
+            blitz = next((b for b in card_buttons(board) if b.label.startswith("Blitz")), None)
+            if blitz is not None:
+                try:
+                    picked = (await fake.click(user, board, blitz.custom_id)).message
+                except LookupError:
+                    continue
+                targets = [b for b in picked.buttons if b.label.startswith("→")]
+                if targets:
+                    button, kind, board = targets[0], "post", picked
+        shifts = [b for b in board.buttons if b.label.startswith("Shift")]
+        if button is None and shifts and next(_SHIFT_TURN) % 2:
+            button, kind = shifts[0], "shift"  # stuck: every other time, shift instead of flipping
+        if button is None and flips:
+            button, kind = flips[0], "flip"
+        if button is None:
+            return kind
+        edits = len(fake.edits(via="interaction", message=board.id))
+        try:
+            result = await fake.click(user, board, button.custom_id)
+        except LookupError:  # the board was redrawn under the user's finger (e.g. the hand ended)
+            continue
         assert not result.failed
+        if result.response_type == 4:  # a new ephemeral message: a refusal
+            return "refused"
         # a contested play is answered after its race window: wait for the board's redraw
-        await fake.wait_for(lambda: len([e for e in fake.edits(via="interaction") if e.message_id == board.id])
-                            > edits, timeout=5, what="the board to be redrawn")
-    return kind
+        await fake.wait_for(lambda b=board, n=edits: len(fake.edits(via="interaction", message=b.id)) > n,
+                            timeout=5, what="the board to be redrawn")
+        if "fresh board" not in fake.message(board.id).content:
+            return kind
+    return "stale"
 
 
 async def test_human_and_bot_play_a_hand_to_the_blitz(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
     """A test-driven human and a greedy bot play until someone blitzes; the summary and Ready follow."""
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        bot.tables.bot_delay_scale = 0.1  # about 90 ms a move: Alice's boards are mostly current
         thread, lobby = await open_blitz(fake, world)
         await fake.click(world.alice, lobby, "Add bot")
         await fake.click(world.alice, lobby, "Start")
         table = bot.tables.tables[1]
         moves = 0
-        while table.engine.view(None)["phase"] == "play" and moves < 400:
-            await play_one_move(fake, world.alice, lobby)
+        while table.engine.view(None)["phase"] == "play" and moves < 1500:
+            await play_one_move(fake, world.alice, lobby, build_posts=True)
             moves += 1
         view = table.engine.view(None)
         assert view["phase"] == "between", "the hand ended with a Blitz"
