@@ -69,11 +69,19 @@ async def answer_error(interaction: discord.Interaction, message: str) -> None:
 
 
 class ParlorTree(app_commands.CommandTree):
-    """The command tree; answers every failed command with an ephemeral explanation."""
+    """The command tree; answers every failed command with an ephemeral explanation.
+
+    Commands let :class:`bot.tables.TableError` propagate: its message is the answer.
+    """
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         """Log the failure and tell the user in an ephemeral message (never "This interaction failed")."""
         original = getattr(error, "original", error)
+        from bot.tables import TableError
+
+        if isinstance(original, TableError):  # a refusal written for the user
+            await answer_error(interaction, str(original))
+            return
         if isinstance(error, app_commands.CheckFailure):
             await answer_error(interaction, f"You can't use this here: {error}")
             return

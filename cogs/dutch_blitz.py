@@ -8,7 +8,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.tables import TableError
 from cogs._dutch_blitz_ui import DutchBlitzUI
 
 if TYPE_CHECKING:
@@ -40,11 +39,7 @@ class DutchBlitzCog(commands.Cog):
         """Open a Dutch Blitz table (2–8 players) in a new thread."""
         options = {"target": target, "move_post_stacks": move_post_stacks, "stuck_seconds": stuck_seconds}
         settings = {} if race_window_ms is None else {"race_window_ms": race_window_ms}
-        try:
-            table = await self.bot.tables.open("dutch-blitz", interaction, options, settings)
-        except TableError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True)
-            return
+        table = await self.bot.tables.open("dutch-blitz", interaction, options, settings)
         await interaction.response.send_message(
             f"Dutch Blitz table #{table.id} is open in <#{table.thread_id}> — press **Join** there.", ephemeral=True)
 

@@ -68,16 +68,12 @@ class TablesCog(commands.Cog):
     @app_commands.default_permissions(manage_threads=True)
     async def end(self, interaction: discord.Interaction, id: int | None = None) -> None:  # noqa: A002
         """End a table at once (moderators)."""
-        try:
-            if id is None:
-                here = self.bot.tables.table_in(interaction.channel_id)
-                if here is None:
-                    raise TableError("Give the table number, or use this inside the table's thread.")
-                id = here.id  # noqa: A001
-            table = await self.bot.tables.end(id)
-        except TableError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True)
-            return
+        if id is None:
+            here = self.bot.tables.table_in(interaction.channel_id)
+            if here is None:
+                raise TableError("Give the table number, or use this inside the table's thread.")
+            id = here.id  # noqa: A001
+        table = await self.bot.tables.end(id)
         await interaction.response.send_message(f"Table #{table.id} ({table.title}) was ended by "
                                                 f"{interaction.user.mention}.")
 
@@ -85,23 +81,13 @@ class TablesCog(commands.Cog):
     @app_commands.describe(user="The player to remove")
     async def kick(self, interaction: discord.Interaction, user: discord.User) -> None:
         """Remove a player from this thread's table (host or moderators); a bot takes a running seat."""
-        try:
-            text = await self.bot.tables.kick(interaction, user.id)
-        except TableError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True)
-            return
-        await interaction.response.send_message(text)
+        await interaction.response.send_message(await self.bot.tables.kick(interaction, user.id))
 
     @table.command(name="host")
     @app_commands.describe(user="The seated player who becomes the host")
     async def host(self, interaction: discord.Interaction, user: discord.User) -> None:
         """Hand the host role of this thread's table to another player (host or moderators)."""
-        try:
-            text = await self.bot.tables.hand_host(interaction, user.id)
-        except TableError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True)
-            return
-        await interaction.response.send_message(text)
+        await interaction.response.send_message(await self.bot.tables.hand_host(interaction, user.id))
 
 
 def rules_text(kind: str) -> str:

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.cards import Card
-from bot.tables import GameUI, TableError
+from bot.tables import GameUI
 from tests.engine.sample_game import BOTS, HighCard
 
 
@@ -48,11 +48,7 @@ class HighCardCog(commands.Cog):
     @app_commands.describe(tricks="How many tricks")
     async def new(self, interaction: discord.Interaction, tricks: app_commands.Range[int, 1, 10] = 3) -> None:
         """Open a High card table."""
-        try:
-            table = await self.bot.tables.open("high-card", interaction, {"tricks": tricks})
-        except TableError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True)
-            return
+        table = await self.bot.tables.open("high-card", interaction, {"tricks": tricks})
         await interaction.response.send_message(f"Table #{table.id} is open in <#{table.thread_id}>.", ephemeral=True)
 
 

@@ -188,3 +188,10 @@ async def test_games_lists_the_registered_games(fake: FakeDiscord, world: World,
     assert result.ephemeral
     for engine in REGISTRY.values():
         assert engine.title in result.content
+
+
+async def test_second_table_in_a_channel_is_refused_with_the_reason(fake: FakeDiscord, world: World, bot) -> None:
+    """A user already seated in this channel gets an ephemeral refusal naming their table."""
+    await open_table(fake, world)
+    again = await fake.slash(world.alice, world.channel, "high-card new")
+    assert again.ephemeral and "already sit at table #1" in again.content
