@@ -103,9 +103,13 @@ class RaceArbiter:
         self._open: dict[str, _Window] = {}
 
     def submit(self, claim: Claim, now_ms: float) -> bool:
-        """Add *claim*; returns ``True`` when it opened a new window (the caller schedules its close)."""
+        """Add *claim*; returns ``True`` when it opened a new window (the caller schedules its close).
+
+        A window is open until it is closed: a claim that arrives after its deadline but before
+        the caller got round to closing it still joins it (and so is never lost).
+        """
         window = self._open.get(claim.resource)
-        if window is not None and now_ms < window.deadline_ms:
+        if window is not None:
             window.claims.append(claim)
             return False
         self._open[claim.resource] = _Window(now_ms + self.window_ms, [claim])

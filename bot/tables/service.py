@@ -516,7 +516,13 @@ class TableService:
         winner_outcome = Outcome(False)
         async with table.lock:
             for claim in claims:
-                outcome = await self._apply(table, claim.player, claim.action, claim.discord_ts_ms)
+                try:
+                    outcome = await self._apply(table, claim.player, claim.action, claim.discord_ts_ms)
+                except Exception as exc:  # never leave a claimant waiting
+                    log.exception("race on %s at table %s failed", resource, table.id)
+                    if not claim.payload.done():
+                        claim.payload.set_exception(exc)
+                    continue
                 if outcome.accepted:
                     if winner is None:
                         winner, winner_outcome = claim, outcome

@@ -226,10 +226,10 @@ async def test_public_edits_stay_under_the_coalescing_rate_with_four_bots(fake: 
 
 
 async def test_one_person_and_three_bots_play_a_whole_game(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
-    """Alice and three bots play hands (Alice always Ready) until someone reaches the target."""
+    """Alice and three bots play hands (Alice always Ready) until someone reaches the default 75."""
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
         bot.tables.bot_delay_scale = 0.005
-        thread, lobby = await open_blitz(fake, world, target=15)
+        thread, lobby = await open_blitz(fake, world)
         for _ in range(3):
             await fake.click(world.alice, lobby, "Add bot")
         await fake.click(world.alice, lobby, "Start")
@@ -250,5 +250,6 @@ async def test_one_person_and_three_bots_play_a_whole_game(fake: FakeDiscord, wo
         assert table.engine.is_over
         await fake.wait_for(lambda: "Final standings" in fake.message(lobby.id).content, timeout=5)
         result = table.engine.result()
-        assert max(result.scores.values()) >= 15
+        assert max(result.scores.values()) >= 75
+        assert table.engine.view(None)["hand"] > 1, "a game to 75 takes several hands"
         assert await bot.storage.result(1) is not None

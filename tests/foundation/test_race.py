@@ -21,12 +21,21 @@ def test_claims_in_one_window_are_ordered_by_discord_timestamp_not_arrival() -> 
     assert [c.player for c in batch] == ["alice", "bob"]
 
 
-def test_claim_after_the_window_opens_a_new_one() -> None:
-    """A claim arriving after the deadline is not in the first window."""
+def test_claim_after_a_closed_window_opens_a_new_one() -> None:
+    """Once a window is closed, the next claim on that resource opens a new one."""
     arb = RaceArbiter(150, 0, random.Random(1))
     arb.submit(claim("a", 10), now_ms=0)
+    assert [c.player for c in arb.close_due(now_ms=150)[0]] == ["a"]
     assert arb.submit(claim("b", 5), now_ms=200) is True
     assert [c.player for c in arb.close("dutch-pile:0")] == ["b"]
+
+
+def test_late_claim_joins_a_window_not_yet_closed() -> None:
+    """A claim arriving past the deadline, before the window was closed, joins it and is not lost."""
+    arb = RaceArbiter(150, 0, random.Random(1))
+    arb.submit(claim("a", 10), now_ms=0)
+    assert arb.submit(claim("b", 5), now_ms=170) is False
+    assert [c.player for c in arb.close_due(now_ms=171)[0]] == ["b", "a"]
 
 
 def test_different_resources_do_not_share_a_window() -> None:
