@@ -253,3 +253,24 @@ async def test_one_person_and_three_bots_play_a_whole_game(fake: FakeDiscord, wo
         assert max(result.scores.values()) >= 75
         assert table.engine.view(None)["hand"] > 1, "a game to 75 takes several hands"
         assert await bot.storage.result(1) is not None
+
+
+async def test_host_ends_a_stuck_hand_only_after_the_wait(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """End hand is refused before stuck_seconds without a Dutch-pile play, and for non-hosts; then it scores."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        thread, lobby = await open_blitz(fake, world, stuck_seconds=1)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        await fake.wait_for(lambda: "End hand (host)" in [b.label for b in fake.message(lobby.id).buttons],
+                            timeout=5, what="the End hand button")
+        early = await fake.click(world.alice, lobby, "End hand (host)")
+        assert early.ephemeral and "after 1 s" in early.content
+        await asyncio.sleep(1.1)
+        not_host = await fake.click(world.bob, lobby, "End hand (host)")
+        assert not_host.ephemeral and "Only the host" in not_host.content
+        ended = await fake.click(world.alice, lobby, "End hand (host)")
+        assert not ended.failed
+        view = table.engine.view(None)
+        assert view["phase"] == "between" and view["hand_endings"][-1]["reason"] != "blitz"
+        await fake.wait_for(lambda: "The hand was ended" in fake.message(lobby.id).content, timeout=5)

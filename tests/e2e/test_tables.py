@@ -195,3 +195,29 @@ async def test_second_table_in_a_channel_is_refused_with_the_reason(fake: FakeDi
     await open_table(fake, world)
     again = await fake.slash(world.alice, world.channel, "high-card new")
     assert again.ephemeral and "already sit at table #1" in again.content
+
+
+async def test_table_stays_in_the_channel_where_threads_are_refused(fake: FakeDiscord, world: World, bot,
+                                                                      expected_errors: list[str]) -> None:
+    """Without thread permission the lobby is posted in the channel itself."""
+    expected_errors.append(r"403 POST /channels/\d+/threads")
+    quiet = fake.add_channel(world.guild, "quiet", allow_threads=False)
+    result = await fake.slash(world.alice, quiet, "high-card new")
+    assert "is open" in result.content
+    assert fake.threads(quiet) == []
+    lobby = fake.last_message(quiet)
+    assert [b.label for b in lobby.buttons][0] == "Join"
+
+
+async def test_public_message_is_posted_anew_before_it_is_an_hour_old(fake: FakeDiscord, world: World, bot) -> None:
+    """A table message older than repost_after_minutes is replaced by a new one; the old loses its buttons."""
+    thread, lobby = await open_table(fake, world)
+    await fake.click(world.bob, lobby, "Join")
+    await fake.click(world.alice, lobby, "Start")
+    table = bot.tables.tables[1]
+    table.message_posted_ms -= 55 * 60_000  # the message is now 55 minutes old
+    table.bump()
+    await fake.wait_for(lambda: table.message_id != lobby.id, timeout=5, what="the re-post")
+    await fake.wait_for(lambda: fake.message(lobby.id).buttons == [], timeout=5, what="the old buttons to go")
+    assert "Open my hand" in [b.label for b in fake.message(table.message_id).buttons]
+    assert (await bot.storage.game(1)).message_id == table.message_id
