@@ -21,7 +21,7 @@ from bot.engine import REGISTRY, Event, IllegalAction, game_module
 from bot.tables.components import board_view, finished_view, lobby_view, table_view
 from bot.tables.race import Claim, Outcome, RaceArbiter
 from bot.tables.table import Seat, Table, TableError
-from bot.tables.ui import GameUI
+from bot.tables.ui import Click, GameUI
 
 if TYPE_CHECKING:
     from bot.client import ParlorBot
@@ -427,23 +427,30 @@ class TableService:
             await self._refuse(interaction, "You are not playing at this table.")
             return
         player = seat.player_id
-        if version != table.version:
-            text, view = self.board(table, player, "The table moved on — here is your fresh board.")
-            await interaction.response.edit_message(content=text, view=view)
-            return
-        try:
-            click = self.uis[table.kind].on_board_click(table, player, token)
-        except TableError as exc:
-            text, view = self.board(table, player, str(exc))
-            await interaction.response.edit_message(content=text, view=view)
-            return
-        if click.action is None:
-            text, view = self.board(table, player, click.note, click.selection)
-            await interaction.response.edit_message(content=text, view=view)
-            return
-        table.timeouts.pop(player, None)
-        outcome = await self.submit(table, player, click.action, _discord_ms(interaction), interaction=interaction)
-        text, view = self.board(table, player, self._outcome_note(table, outcome, click.note))
+        click: Click | None = None
+        outcome: Outcome | None = None
+        # The version check and the token's meaning are read under the table lock, so a move
+        # applied meanwhile cannot change what an index-based token stands for.
+        async with table.lock:
+            if version != table.version:
+                reply = self.board(table, player, "The table moved on — here is your fresh board.")
+            else:
+                try:
+                    click = self.uis[table.kind].on_board_click(table, player, token)
+                except TableError as exc:
+                    reply = self.board(table, player, str(exc))
+                else:
+                    if click.action is None:
+                        reply = self.board(table, player, click.note, click.selection)
+                    elif table.engine.contested_resource(player, click.action) is None:
+                        table.timeouts.pop(player, None)
+                        outcome = await self._apply(table, player, click.action, _discord_ms(interaction))
+                        reply = self.board(table, player, self._outcome_note(table, outcome, click.note))
+        if click is not None and click.action is not None and outcome is None:  # contested: the race window
+            table.timeouts.pop(player, None)
+            outcome = await self.submit(table, player, click.action, _discord_ms(interaction), interaction=interaction)
+            reply = self.board(table, player, self._outcome_note(table, outcome, click.note))
+        text, view = reply
         if interaction.response.is_done():
             await interaction.edit_original_response(content=text, view=view)
         else:
