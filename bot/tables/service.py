@@ -138,6 +138,10 @@ class TableService:
                                                      auto_archive_duration=1440)
             except discord.HTTPException:
                 log.info("threads not allowed in %s; table %s stays in the channel", channel.id, game_id)
+        if thread is channel and self.table_in(channel.id) is not None:
+            await self.bot.storage.update_game(game_id, status="cancelled")
+            raise TableError("This channel allows no threads and already has a running table; "
+                             "finish that one first, or open the table in a channel that allows threads.")
         table = Table(id=game_id, kind=kind, title=title, guild_id=interaction.guild_id, channel_id=channel.id,
                       thread_id=thread.id, host_id=interaction.user.id, options=options, seed=seed,  # type: ignore[attr-defined]
                       min_players=engine_cls.min_players, max_players=engine_cls.max_players, settings=settings)

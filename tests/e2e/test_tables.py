@@ -207,6 +207,8 @@ async def test_table_stays_in_the_channel_where_threads_are_refused(fake: FakeDi
     assert fake.threads(quiet) == []
     lobby = fake.last_message(quiet)
     assert [b.label for b in lobby.buttons][0] == "Join"
+    second = await fake.slash(world.bob, quiet, "high-card new")
+    assert second.ephemeral and "already has a running table" in second.content
 
 
 async def test_public_message_is_posted_anew_before_it_is_an_hour_old(fake: FakeDiscord, world: World, bot) -> None:
