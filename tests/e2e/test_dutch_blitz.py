@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import time
 from pathlib import Path
 
 from bot.config import TablesConfig
@@ -74,30 +75,41 @@ async def play_one_move(fake: FakeDiscord, user, lobby, *, build_posts: bool = F
 
 
 async def test_human_and_bot_play_a_hand_to_the_blitz(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
-    """A test-driven human and a greedy bot play until someone blitzes; the summary and Ready follow."""
+    """A test-driven human and a greedy bot play until someone blitzes; the summary and Ready follow.
+
+    A hand can truly stick (nobody can play for a long while); then the host ends it by the stuck
+    rule, both press Ready, and they play on until a hand ends with a Blitz (at most four hands).
+    """
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
         bot.tables.bot_delay_scale = 0.1  # about 90 ms a move: Alice's boards are mostly current
-        thread, lobby = await open_blitz(fake, world)
+        thread, lobby = await open_blitz(fake, world, stuck_seconds=2)
         await fake.click(world.alice, lobby, "Add bot")
         await fake.click(world.alice, lobby, "Start")
         table = bot.tables.tables[1]
-        moves = 0
-        while table.engine.view(None)["phase"] == "play" and moves < 1500:
-            await play_one_move(fake, world.alice, lobby, build_posts=True)
-            moves += 1
+        for _ in range(4):
+            while table.engine.view(None)["phase"] == "play":
+                await play_one_move(fake, world.alice, lobby, build_posts=True)
+                since = max(table.last_event_ms.get(t, 0.0) for t in ("dutch", "start", "hand_started"))
+                if time.monotonic() * 1000 - since > 2500 and table.engine.view(None)["phase"] == "play":
+                    await fake.click(world.alice, lobby, "End hand (host)")  # the stuck rule
+            view = table.engine.view(None)
+            if view["hand_endings"][-1]["reason"] == "blitz":
+                break
+            await fake.wait_for(lambda: "Ready" in [b.label for b in fake.message(lobby.id).buttons], timeout=5)
+            await fake.click(world.alice, lobby, "Ready")
+            await fake.wait_for(lambda: table.engine.view(None)["phase"] == "play", timeout=5, what="a new hand")
         view = table.engine.view(None)
-        assert view["phase"] == "between", "the hand ended with a Blitz"
-        assert view["hand_endings"][-1]["reason"] == "blitz"
+        assert view["phase"] == "between" and view["hand_endings"][-1]["reason"] == "blitz"
         await fake.wait_for(lambda: "Blitz!" in fake.message(lobby.id).content
                             and "Ready" in [b.label for b in fake.message(lobby.id).buttons], timeout=5,
                             what="the hand summary with Ready")
-        assert "Ready" in [b.label for b in fake.message(lobby.id).buttons]
         late = (await fake.click(world.alice, lobby, "Open my board")).message
         assert "is over" in late.content and card_buttons(late) == []
+        hand = view["hand"]
         ready = await fake.click(world.alice, lobby, "Ready")
         assert not ready.failed
         await fake.wait_for(lambda: table.engine.view(None)["phase"] == "play", timeout=5, what="the next hand")
-        assert table.engine.view(None)["hand"] == 2
+        assert table.engine.view(None)["hand"] == hand + 1
 
 
 def stage_red_race(engine, seats=(0, 1)) -> None:
@@ -229,12 +241,12 @@ async def test_one_person_and_three_bots_play_a_whole_game(fake: FakeDiscord, wo
     """Alice and three bots play hands (Alice always Ready) until someone reaches the default 75."""
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
         bot.tables.bot_delay_scale = 0.005
-        thread, lobby = await open_blitz(fake, world)
+        thread, lobby = await open_blitz(fake, world, stuck_seconds=2)
         for _ in range(3):
             await fake.click(world.alice, lobby, "Add bot")
         await fake.click(world.alice, lobby, "Start")
         table = bot.tables.tables[1]
-        for _ in range(3000):
+        for _ in range(5000):
             phase = table.engine.view(None)["phase"]
             if phase == "over":
                 break
@@ -247,6 +259,9 @@ async def test_one_person_and_three_bots_play_a_whole_game(fake: FakeDiscord, wo
                 await fake.wait_for(lambda: table.engine.view(None)["phase"] != "between", timeout=5)
                 continue
             await play_one_move(fake, world.alice, lobby)
+            since = max(table.last_event_ms.get(t, 0.0) for t in ("dutch", "start", "hand_started"))
+            if time.monotonic() * 1000 - since > 2500 and table.engine.view(None)["phase"] == "play":
+                await fake.click(world.alice, lobby, "End hand (host)")  # a stuck hand: the host ends it
         assert table.engine.is_over
         await fake.wait_for(lambda: "Final standings" in fake.message(lobby.id).content, timeout=5)
         result = table.engine.result()
