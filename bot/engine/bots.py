@@ -11,8 +11,8 @@ its class; the first entry is that game's default bot.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
+from random import Random
 from typing import Any, ClassVar
 
 from bot.engine.core import Action, Event
@@ -48,7 +48,7 @@ class Pacing:
         self.minimum_ms = minimum_ms
         self.maximum_ms = maximum_ms
 
-    def draw(self, rng: random.Random) -> int:
+    def draw(self, rng: Random) -> int:
         """One reaction time in whole milliseconds, drawn from *rng*."""
         import math
 
@@ -79,7 +79,7 @@ class Bot:
 
     default_pacing: ClassVar[Pacing] = Pacing()
 
-    def __init__(self, player: str, rng: random.Random, pacing: Pacing | None = None) -> None:
+    def __init__(self, player: str, rng: Random, pacing: Pacing | None = None) -> None:
         self.player = player
         self.rng = rng
         self.pacing = pacing or self.default_pacing

@@ -24,8 +24,8 @@ True
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
+from random import Random
 from typing import Any, ClassVar, Literal
 
 __all__ = [
@@ -236,7 +236,7 @@ def blitz_deck(owner: int) -> list[BlitzCard]:
     return [BlitzCard(owner, colour, value) for colour in BLITZ_COLOURS for value in range(1, 11)]
 
 
-def shuffled(cards: list[Any], rng: random.Random) -> list[Any]:
+def shuffled(cards: list[Any], rng: Random) -> list[Any]:
     """A new list with *cards* shuffled by the game's own *rng* (never the global ``random``)."""
     out = list(cards)
     rng.shuffle(out)

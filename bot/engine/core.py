@@ -29,9 +29,9 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from random import Random
 from typing import Any, ClassVar, Self
 
 __all__ = [
@@ -207,7 +207,7 @@ class Engine:
     players: tuple[str, ...]
     seed: int
     options: Any
-    rng: random.Random
+    rng: Random
     setup_events: list[Event]
     _actions: list[tuple[str, Action]]
 
@@ -250,7 +250,7 @@ class Engine:
         self.players = players
         self.seed = int(seed)
         self.options = options
-        self.rng = random.Random(self.seed)
+        self.rng = Random(self.seed)
         self._actions = []
         events = self._setup()
         if events is not None:
@@ -445,7 +445,7 @@ class Engine:
         for key, value in vars(self).items():
             if key == "_actions":
                 state[key] = len(value)  # the log only ever grows, through apply()
-            elif isinstance(value, random.Random):
+            elif isinstance(value, Random):
                 state[key] = value.getstate()
             else:
                 state[key] = copy.deepcopy(value)

@@ -14,9 +14,9 @@ numbers worth printing per game; the simulator adds them up over all games.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from random import Random
 from typing import Any
 
 from bot.engine.bots import Bot
@@ -83,9 +83,9 @@ def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
         The game ran past ``engine_cls.max_actions`` or no bot could move.
     """
     engine = engine_cls.new(players, seed=seed, options=options)
-    bots = {p: cls(p, random.Random(seed * 1_000_003 + i * 7919 + 1))
+    bots = {p: cls(p, Random(seed * 1_000_003 + i * 7919 + 1))
             for i, (p, cls) in enumerate(zip(players, bot_classes, strict=True))}
-    tiebreak = random.Random(seed ^ 0x5EED)
+    tiebreak = Random(seed ^ 0x5EED)
     record = GameRecord(engine)
     plans: dict[str, tuple[int, Action]] = {}
     clock = 0

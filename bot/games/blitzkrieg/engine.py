@@ -23,9 +23,9 @@ gives the same draws (the same RNG state) up to the next choice or the end.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from random import Random
 from typing import Any
 
 from bot.engine.cards import Card, shuffled, standard_deck
@@ -246,7 +246,7 @@ class Blitzkrieg(Engine):
             return None
         if len(legal) == 1:
             return legal[0]
-        pick = random.Random()
+        pick = Random()
         pick.setstate(self.rng.getstate())
         return pick.choice(legal)
 

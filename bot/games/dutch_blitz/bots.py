@@ -11,8 +11,8 @@ over several times since any card last went onto a Dutch pile sends ``end_hand``
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
+from random import Random
 from typing import Any, ClassVar
 
 from bot.engine.bots import Bot, Pacing
@@ -43,7 +43,7 @@ class DutchBlitzBot(Bot):
 
     stuck_turnovers: ClassVar[int] = 3
 
-    def __init__(self, player: str, rng: random.Random, pacing: Pacing | None = None) -> None:
+    def __init__(self, player: str, rng: Random, pacing: Pacing | None = None) -> None:
         super().__init__(player, rng, pacing)
         self.turnovers_since_dutch = 0
         self.shifted_since_dutch = False
