@@ -261,6 +261,10 @@ def _validate(config: Config) -> None:
                               ("discord.gateway", config.discord.gateway, ("ws://", "wss://"))):
         if url and not url.startswith(schemes):
             raise ConfigError(key, f"got {url!r}, expected a URL starting with {' or '.join(schemes)}")
+    if bool(config.discord.api_base) != bool(config.discord.gateway):
+        raise ConfigError("discord.api_base / discord.gateway",
+                          "set both (DISCORD_API_BASE and DISCORD_GATEWAY) to use another Discord, or neither; "
+                          f"got api_base={config.discord.api_base!r}, gateway={config.discord.gateway!r}")
     if not config.database.path.strip():
         raise ConfigError("database.path", "got an empty path, expected a file path such as ./parlor.db")
     t = config.tables

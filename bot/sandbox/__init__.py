@@ -22,7 +22,7 @@ from .models import (
     make_snowflake,
     snowflake_time_ms,
 )
-from .server import DiscordHTTPError, FakeDiscord, GatewayFrame, point_discord_py_at, point_from_env
+from .server import DiscordHTTPError, FakeDiscord, GatewayFrame, point_discord_py_at
 
 __all__ = [
     "ButtonInfo",
@@ -43,7 +43,6 @@ __all__ = [
     "make_snowflake",
     "pointed_at",
     "point_discord_py_at",
-    "point_from_env",
     "running_bot",
     "snowflake_time_ms",
 ]

@@ -17,11 +17,10 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import re
 import secrets
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1626,24 +1625,6 @@ class FakeDiscord:
         return None
 
 
-def point_from_env(env: Mapping[str, str] | None = None) -> bool:
-    """Applies ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY`` from ``env`` (default ``os.environ``).
-
-    For the production entry point: with both set, discord.py talks to that Discord (e.g. a
-    sandbox started with ``python -m bot.sandbox``) and the result is True; with neither set
-    nothing changes and the result is False. Raises ``ValueError`` if only one is set.
-    """
-    env = os.environ if env is None else env
-    api, gateway = env.get("DISCORD_API_BASE"), env.get("DISCORD_GATEWAY")
-    if not api and not gateway:
-        return False
-    if not (api and gateway):
-        raise ValueError("set both DISCORD_API_BASE and DISCORD_GATEWAY, or neither "
-                         f"(got DISCORD_API_BASE={api!r}, DISCORD_GATEWAY={gateway!r})")
-    point_discord_py_at(api, gateway)
-    return True
-
-
 def point_discord_py_at(api_base: str, gateway_url: str) -> tuple[str, yarl.URL]:
     """Points the (unmodified) discord.py library at another Discord, process-wide.
 
@@ -1655,7 +1636,8 @@ def point_discord_py_at(api_base: str, gateway_url: str) -> tuple[str, yarl.URL]
     import discord.gateway
     import discord.http
 
+    from bot.client import apply_api_overrides
+
     previous = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
-    discord.http.Route.BASE = api_base
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+    apply_api_overrides(api_base, gateway_url)
     return previous

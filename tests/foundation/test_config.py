@@ -51,6 +51,7 @@ def test_parlor_config_names_the_file(tmp_path: Path) -> None:
          "less than"),
         ("[discord]\nshard_count = 2\nshard_ids = [2]\n", "discord.shard_ids", "0 to discord.shard_count-1"),
         ("not toml at all [", "c.toml", "not valid TOML"),
+        ("[discord]\napi_base = \"http://127.0.0.1:1/api/v10\"\n", "discord.api_base / discord.gateway", "both"),
     ],
 )
 def test_bad_values_name_the_key_and_what_was_expected(tmp_path: Path, text: str, key: str, expected: str) -> None:

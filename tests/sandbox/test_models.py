@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.sandbox import FakeDiscord, FakeMessage, FakeUser, make_snowflake, point_from_env, pointed_at
+from bot.sandbox import FakeDiscord, FakeMessage, FakeUser, make_snowflake, pointed_at
 from bot.sandbox.limits import validate_message, validate_modal
 from bot.sandbox.models import DISCORD_EPOCH_MS, snowflake_time_ms
 
@@ -101,17 +101,12 @@ def test_message_helpers_find_buttons_and_text():
         msg.button("Leave")
 
 
-def test_point_from_env_sets_and_requires_both():
-    """DISCORD_API_BASE and DISCORD_GATEWAY together point discord.py; one alone is an error."""
-    fake = FakeDiscord()
-    with pointed_at(fake):  # restores the real targets afterwards
-        assert point_from_env({}) is False
-        assert point_from_env({"DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
-                               "DISCORD_GATEWAY": "ws://127.0.0.1:9/gateway"})
-        assert discord.http.Route.BASE == "http://127.0.0.1:9/api/v10"
-        assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "ws://127.0.0.1:9/gateway"
-        with pytest.raises(ValueError, match="DISCORD_GATEWAY"):
-            point_from_env({"DISCORD_API_BASE": "http://127.0.0.1:9/api/v10"})
+def test_pointed_at_points_discord_py_and_restores_it():
+    """pointed_at aims discord.py's REST base and gateway at the fake and puts the real ones back."""
+    fake = FakeDiscord(port=9)
+    with pointed_at(fake):
+        assert discord.http.Route.BASE == fake.api_base
+        assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == fake.gateway_url
     assert discord.http.Route.BASE == "https://discord.com/api/v10"
 
 
