@@ -571,9 +571,11 @@ class TableService:
             if event.audience is None:
                 continue
             for player in event.audience:
-                notes = table.private_notes.setdefault(player, [])
-                notes.append(f"🔒 {event.type}: {dict(event.data)}")
-                del notes[:-5]
+                note = self.uis[table.kind].private_note(table, player, event)
+                if note:
+                    notes = table.private_notes.setdefault(player, [])
+                    notes.append(note[:300])
+                    del notes[:-5]
         for player, bot in table.bots.items():
             visible = [e for e in events if e.visible_to(player)]
             if visible:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
-    from bot.engine import Action
+    from bot.engine import Action, Event
     from bot.tables.table import Table
 
 __all__ = ["GameUI", "BoardButton", "Board", "Click", "TOKEN_PATTERN"]
@@ -135,6 +135,14 @@ class GameUI:
         if token.startswith("a") and token[1:].isdigit() and int(token[1:]) < len(legal):
             return Click(legal[int(token[1:])])
         raise TableError("That button is no longer available.")
+
+    def private_note(self, table: Table, player: str, event: Event) -> str | None:
+        """The line a private *event* (one only *player* may see) adds to their board, or ``None``.
+
+        The default names the event and its details; games word their own (a drawn card, a peek).
+        """
+        details = ", ".join(f"{k}: {v}" for k, v in event.data.items())
+        return f"🔒 {event.type}" + (f" — {details}" if details else "")
 
     def bot_actions(self, table: Table, player: str, legal: list[Action]) -> list[Action]:
         """The subset of *legal* a bot seat may choose from (default: all).

@@ -29,6 +29,11 @@ class HighCardUI(GameUI):
         view = table.engine.view(player)
         return "Your hand: " + " ".join(c["label"] for c in view["hand"])
 
+    def private_note(self, table: Any, player: str, event: Any) -> str | None:
+        if event.type == "dealt":
+            return "You were dealt " + " ".join(c["label"] for c in event.data["cards"])
+        return None
+
     def action_label(self, table: Any, player: str, action: dict[str, Any]) -> str:
         return f"Play {Card.from_id(action['card']).label}"
 

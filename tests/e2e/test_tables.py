@@ -65,7 +65,7 @@ async def test_private_hand_is_visible_only_to_its_player(fake: FakeDiscord, wor
     await fake.click(world.bob, lobby, "Join")
     await fake.click(world.alice, lobby, "Start")
     board = await fake.click(world.bob, lobby, "Open my hand")
-    assert board.ephemeral and board.content.startswith("Your hand:")
+    assert board.ephemeral and "Your hand:" in board.content
     visible_to_alice = [m.id for m in fake.messages(thread, visible_to=world.alice)]
     assert board.message.id not in visible_to_alice
 
@@ -223,3 +223,18 @@ async def test_public_message_is_posted_anew_before_it_is_an_hour_old(fake: Fake
     await fake.wait_for(lambda: fake.message(lobby.id).buttons == [], timeout=5, what="the old buttons to go")
     assert "Open my hand" in [b.label for b in fake.message(table.message_id).buttons]
     assert (await bot.storage.game(1)).message_id == table.message_id
+
+
+async def test_private_deal_event_reaches_only_its_player(fake: FakeDiscord, world: World, bot) -> None:
+    """The deal's private events show on their own player's board and nowhere else."""
+    thread, lobby = await open_table(fake, world)
+    await fake.click(world.bob, lobby, "Join")
+    await fake.click(world.alice, lobby, "Start")
+    table = bot.tables.tables[1]
+    alice_cards = [c["label"] for c in table.engine.view(f"u{world.alice.id}")["hand"]]
+    alice_board = await fake.click(world.alice, lobby, "Open my hand")
+    bob_board = await fake.click(world.bob, lobby, "Open my hand")
+    assert "You were dealt " + " ".join(alice_cards) in alice_board.content
+    assert all(label not in bob_board.content for label in alice_cards)
+    public = [m.content for m in fake.messages(thread)]
+    assert not any("You were dealt" in text for text in public)

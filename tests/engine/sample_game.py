@@ -40,7 +40,7 @@ class HighCard(Engine):
     Options = HighCardOptions
     max_actions = 40
 
-    def _setup(self) -> None:
+    def _setup(self) -> list[Event]:
         deck = shuffled(standard_deck(), self.rng)
         n = self.options.tricks
         self.hands: dict[str, list[Card]] = {p: deck[i * n:(i + 1) * n] for i, p in enumerate(self.players)}
@@ -48,6 +48,7 @@ class HighCard(Engine):
         self.points: dict[str, int] = {p: 0 for p in self.players}
         self.turn = 0
         self.tricks_done = 0
+        return [Event("dealt", {"cards": [c.to_json() for c in hand]}, audience=(p,)) for p, hand in self.hands.items()]
 
     def _current(self) -> str:
         return self.players[self.turn]
