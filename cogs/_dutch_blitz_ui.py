@@ -2,8 +2,12 @@
 
 Only :meth:`Engine.view <bot.engine.core.Engine.view>` is read; every rule stays in
 ``bot/games/dutch_blitz``. Colours are shown with coloured squares (🟥🟦🟨🟩), which read the same
-on desktop and mobile. Board tokens (they go into custom ids) name piles, never hidden cards:
-``c:blitz``, ``c:wood``, ``c:post:<i>`` (a card clicked), ``a<i>`` (legal action *i*), ``x``.
+on desktop and mobile. Board tokens (they go into custom ids) name the player's own piles, never
+a hidden card, and mean the same move whatever the table's version (everyone plays at once, so a
+board is nearly always a version behind): ``c:<source>`` (a card clicked: onto the Dutch pile it
+fits, else select it), ``p:<source>:<j>`` (onto Post pile *j*), ``s:<i>:<j>`` (the whole Post pile
+*i* onto *j*), ``flip``, ``shift``, ``ready``, ``x`` (cancel the selection); a *source* is
+``blitz``, ``wood`` or ``post:<i>``. The engine refuses a move that no longer fits, with its reason.
 """
 
 from __future__ import annotations
@@ -132,10 +136,8 @@ class DutchBlitzUI(GameUI):
         view = engine.view(player)
         me = view["seats"][view["me"]]
         legal = engine.legal_actions(player)
-        index = {_key(a): i for i, a in enumerate(legal)}
         if view["phase"] != "play":
-            buttons = [BoardButton("Ready", f"a{index[_key({'type': 'ready'})]}", "success")] \
-                if _key({"type": "ready"}) in index else []
+            buttons = [BoardButton("Ready", "ready", "success")] if {"type": "ready"} in legal else []
             return Board(f"Hand {view['hand']} is over. Your total: {me['total']}.", buttons)
         lines = [self._piles_line(view),
                  f"Your Blitz pile: {me['blitz_count']} left · hand {me['hand_count']} · Wood {me['wood_count']}"]
@@ -152,19 +154,20 @@ class DutchBlitzUI(GameUI):
         if selection is not None:
             card = dict(sources).get(selection)
             lines.append(f"Selected: {_source_name(selection)} {_card(card)} — pick a Post pile, or Cancel.")
-            for i, action in enumerate(legal):
+            for action in legal:
                 if action["type"] in ("post", "stack") and action["from"] == selection:
                     j = int(action["to"][5:])
                     top = me["posts"][j][-1] if me["posts"][j] else None
-                    label = f"→ Post {j + 1} {_card(top)}" + (" (whole pile)" if action["type"] == "stack" else "")
-                    buttons.append(BoardButton(label, f"a{i}", "primary", row=2))
+                    if action["type"] == "stack":
+                        label, token = f"→ Post {j + 1} {_card(top)} (whole pile)", f"s:{selection[5:]}:{j}"
+                    else:
+                        label, token = f"→ Post {j + 1} {_card(top)}", f"p:{selection}:{j}"
+                    buttons.append(BoardButton(label, token, "primary", row=2))
             buttons.append(BoardButton("Cancel", "x", "secondary", row=3))
-        flip = index.get(_key({"type": "flip"}))
-        if flip is not None:
-            buttons.append(BoardButton(f"Flip ({me['hand_count']} in hand)", f"a{flip}", "secondary", row=0))
-        shift = index.get(_key({"type": "shift"}))
-        if shift is not None:
-            buttons.append(BoardButton("Shift (stuck)", f"a{shift}", "secondary", row=0))
+        if {"type": "flip"} in legal:
+            buttons.append(BoardButton(f"Flip ({me['hand_count']} in hand)", "flip", "secondary", row=0))
+        if {"type": "shift"} in legal:
+            buttons.append(BoardButton("Shift (stuck)", "shift", "secondary", row=0))
         return Board("\n".join(lines), buttons)
 
     def on_board_click(self, table: Table, player: str, token: str) -> Click:
@@ -174,11 +177,14 @@ class DutchBlitzUI(GameUI):
         legal = engine.legal_actions(player)
         if token == "x":
             return Click(selection=None)
-        if token.startswith("a") and token[1:].isdigit() and int(token[1:]) < len(legal):
-            action = legal[int(token[1:])]
-            if action["type"] in HOST_ONLY:
-                raise TableError("Only the host can do that, from the table message.")
-            return Click(action)
+        if token in ("flip", "shift", "ready"):
+            return Click({"type": token})
+        if token.startswith("p:"):  # p:<source>:<j>, the source itself may hold a colon (post:1)
+            source, _, j = token[2:].rpartition(":")
+            return Click({"type": "post", "from": source, "to": f"post:{j}"})
+        if token.startswith("s:"):
+            i, _, j = token[2:].partition(":")
+            return Click({"type": "stack", "from": f"post:{i}", "to": f"post:{j}"})
         if token.startswith("c:"):
             source = token[2:]
             dutch = [a for a in legal if a["type"] == "dutch" and a["from"] == source]
@@ -190,5 +196,3 @@ class DutchBlitzUI(GameUI):
         raise TableError("That button is from an older board.")
 
 
-def _key(action: Action) -> tuple[tuple[str, Any], ...]:
-    return tuple(sorted(action.items()))

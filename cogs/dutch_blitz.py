@@ -39,8 +39,9 @@ class DutchBlitzCog(commands.Cog):
         """Open a Dutch Blitz table (2–8 players) in a new thread."""
         options = {"target": target, "move_post_stacks": move_post_stacks, "stuck_seconds": stuck_seconds}
         settings = {} if race_window_ms is None else {"race_window_ms": race_window_ms}
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a thread and a message to create
         table = await self.bot.tables.open("dutch-blitz", interaction, options, settings)
-        await interaction.response.send_message(
+        await interaction.followup.send(
             f"Dutch Blitz table #{table.id} is open in <#{table.thread_id}> — press **Join** there.", ephemeral=True)
 
 

@@ -73,7 +73,7 @@ class TablesCog(commands.Cog):
             if here is None:
                 raise TableError("Give the table number, or use this inside the table's thread.")
             id = here.id  # noqa: A001
-        table = await self.bot.tables.end(id)
+        table = await self.bot.tables.end(id, interaction.guild_id)
         await interaction.response.send_message(f"Table #{table.id} ({table.title}) was ended by "
                                                 f"{interaction.user.mention}.")
 

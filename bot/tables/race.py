@@ -125,18 +125,27 @@ class RaceArbiter:
         window = self._open.pop(resource, None)
         return self.order(window.claims) if window else []
 
+    def drain(self) -> list[Claim]:
+        """Close every open window at once and return all their claims (unordered), e.g. at shutdown."""
+        claims = [c for w in self._open.values() for c in w.claims]
+        self._open.clear()
+        return claims
+
     def close_due(self, now_ms: float) -> list[list[Claim]]:
         """Close every window whose deadline has passed; each in fair order."""
         due = [r for r, w in self._open.items() if w.deadline_ms <= now_ms]
         return [self.close(r) for r in sorted(due)]
 
     def order(self, claims: list[Claim]) -> list[Claim]:
-        """Sort *claims* by Discord timestamp; shuffle each group of tied claims with :attr:`rng`."""
+        """Sort *claims* by Discord timestamp; shuffle each group of tied claims with :attr:`rng`.
+
+        A group is the claims within ``tie_ms`` of the group's earliest claim.
+        """
         ordered = sorted(claims, key=lambda c: c.discord_ts_ms)
         out: list[Claim] = []
         group: list[Claim] = []
         for claim in ordered:
-            if group and claim.discord_ts_ms - group[-1].discord_ts_ms >= max(self.tie_ms, 1):
+            if group and claim.discord_ts_ms - group[0].discord_ts_ms >= max(self.tie_ms, 1):
                 out.extend(self._shuffled(group))
                 group = []
             group.append(claim)

@@ -13,6 +13,7 @@ import contextlib
 import logging
 import random
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -39,6 +40,29 @@ def _discord_ms(interaction: discord.Interaction) -> int:
     return int(interaction.created_at.timestamp() * 1000)
 
 
+def _wall_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _posted_ms(message_id: int) -> int:
+    """When Discord created message *message_id* (Unix ms), read from its snowflake."""
+    return int(discord.utils.snowflake_time(message_id).timestamp() * 1000)
+
+
+FINISHED_TTL_S = 1800
+"""Seconds a finished table stays in memory (for Rematch) after its final redraw."""
+
+
+@dataclass
+class _Reply:
+    """An interaction answer decided under the table lock and sent after it is released."""
+
+    kind: str  # "edit" (the clicked message), "send" (a new message) or "refuse" (ephemeral refusal)
+    content: str = ""
+    view: discord.ui.View | None = None
+    ephemeral: bool = True
+
+
 class TableService:
     """All tables of this process.
 
@@ -62,6 +86,9 @@ class TableService:
         self.engines: dict[str, tuple[Any, dict[str, Any]]] = {}
         self.bot_delay_scale = 1.0
         self.timer_scale = 1.0
+        self.shards: tuple[int, set[int] | None] = (0, None)
+        self._pending_rematch: dict[int, Table] = {}
+        self._chores: set[asyncio.Task[Any]] = set()
         self._closing = False
 
     # ------------------------------------------------------------------ set-up
@@ -150,7 +177,7 @@ class TableService:
         await self.bot.storage.update_game(game_id, thread_id=table.thread_id)
         await self._save_seats(table)
         message = await thread.send(self.lobby_text(table), view=lobby_view(game_id))
-        table.message_id, table.message_posted_ms = message.id, _now_ms()
+        table.message_id, table.message_posted_ms = message.id, _posted_ms(message.id)
         await self.bot.storage.update_game(game_id, message_id=message.id)
         return table
 
@@ -171,7 +198,11 @@ class TableService:
         return bool(perms and (perms.manage_threads or perms.administrator))
 
     async def on_table_button(self, interaction: discord.Interaction, table_id: int, verb: str) -> None:
-        """|coro| Handle a lobby/board/rematch button; every outcome answers the interaction."""
+        """|coro| Handle a lobby/board/leave/rematch button; every outcome answers the interaction.
+
+        The decision is taken under the table lock; the answer is sent after releasing it, so a
+        slow Discord call never holds up other players' clicks.
+        """
         table = self.tables.get(table_id)
         if table is None:
             await self._refuse(interaction, "This table no longer exists.")
@@ -179,26 +210,39 @@ class TableService:
         try:
             async with table.lock:
                 if verb == "board":
-                    await self._send_board(interaction, table)
-                    return
-                if verb == "rematch":
-                    await self._rematch(interaction, table)
-                    return
-                if verb == "leave" and table.status == "running":
-                    seat = table.seat_of_user(interaction.user.id)
-                    if seat is None:
-                        raise TableError("You are not playing at this table.")
-                    await self._replace_with_bot(table, seat, "they left")
-                    await interaction.response.send_message("You left the game; a bot plays your seat.",
-                                                            ephemeral=True)
-                    return
-                if table.status != "lobby":
+                    reply = self._board_reply(interaction, table)
+                elif verb == "rematch":
+                    reply = await self._rematch(interaction, table)
+                elif verb == "leave" and table.status == "running":
+                    reply = await self._leave_running(interaction, table)
+                elif table.status != "lobby":
                     raise TableError("The lobby is closed: the game has started or was cancelled.")
-                await getattr(self, f"_lobby_{verb}")(interaction, table)
+                else:
+                    reply = await getattr(self, f"_lobby_{verb}")(interaction, table)
         except TableError as exc:
-            await self._refuse(interaction, str(exc))
+            reply = _Reply("refuse", str(exc))
+        await self._send_reply(interaction, reply)
+        if verb == "rematch" and reply.kind == "send":
+            await self._adopt_rematch_message(interaction)
 
-    async def _lobby_join(self, interaction: discord.Interaction, table: Table) -> None:
+    async def _send_reply(self, interaction: discord.Interaction, reply: _Reply) -> None:
+        if reply.kind == "refuse":
+            await self._refuse(interaction, reply.content)
+        elif reply.kind == "edit":
+            await interaction.response.edit_message(content=reply.content, view=reply.view)
+        else:
+            await interaction.response.send_message(reply.content, view=reply.view or discord.utils.MISSING,
+                                                    ephemeral=reply.ephemeral)
+
+    async def _leave_running(self, interaction: discord.Interaction, table: Table) -> _Reply:
+        seat = table.seat_of_user(interaction.user.id)
+        if seat is None:
+            raise TableError("You are not playing at this table.")
+        if not await self._replace_with_bot(table, seat, "they left"):
+            raise TableError("This game has no bot to take your seat; ask the host to end the table instead.")
+        return _Reply("send", "You left the game; a bot plays your seat.")
+
+    async def _lobby_join(self, interaction: discord.Interaction, table: Table) -> _Reply:
         if table.seat_of_user(interaction.user.id):
             raise TableError("You are already seated at this table.")
         if len(table.seats) >= table.max_players:
@@ -208,9 +252,9 @@ class TableService:
                     and t.seat_of_user(interaction.user.id)):
                 raise TableError(f"You already sit at table #{t.id} in this channel.")
         table.seats.append(Seat(f"u{interaction.user.id}", interaction.user.id, None, interaction.user.display_name))
-        await self._lobby_changed(interaction, table)
+        return await self._lobby_changed(table)
 
-    async def _lobby_leave(self, interaction: discord.Interaction, table: Table) -> None:
+    async def _lobby_leave(self, interaction: discord.Interaction, table: Table) -> _Reply:
         seat = table.seat_of_user(interaction.user.id)
         if seat is None:
             raise TableError("You are not seated at this table.")
@@ -219,13 +263,12 @@ class TableService:
             humans = [s for s in table.seats if not s.is_bot]
             if not humans:
                 await self._cancel(table)
-                await interaction.response.edit_message(content=self.lobby_text(table), view=None)
-                return
+                return _Reply("edit", self.lobby_text(table), None)
             table.host_id = humans[0].user_id  # type: ignore[assignment]
             await self.bot.storage.update_game(table.id, host_id=table.host_id)
-        await self._lobby_changed(interaction, table)
+        return await self._lobby_changed(table)
 
-    async def _lobby_addbot(self, interaction: discord.Interaction, table: Table) -> None:
+    async def _lobby_addbot(self, interaction: discord.Interaction, table: Table) -> _Reply:
         if not self._is_host(table, interaction):
             raise TableError("Only the host can add bots.")
         if len(table.seats) >= table.max_players:
@@ -238,15 +281,15 @@ class TableService:
             n += 1
         name = next(iter(bots))
         table.seats.append(Seat(f"bot{n}", None, name, f"Bot {n} ({name})"))
-        await self._lobby_changed(interaction, table)
+        return await self._lobby_changed(table)
 
-    async def _lobby_cancel(self, interaction: discord.Interaction, table: Table) -> None:
+    async def _lobby_cancel(self, interaction: discord.Interaction, table: Table) -> _Reply:
         if not self._is_host(table, interaction):
             raise TableError("Only the host can cancel the table.")
         await self._cancel(table)
-        await interaction.response.edit_message(content=self.lobby_text(table), view=None)
+        return _Reply("edit", self.lobby_text(table), None)
 
-    async def _lobby_start(self, interaction: discord.Interaction, table: Table) -> None:
+    async def _lobby_start(self, interaction: discord.Interaction, table: Table) -> _Reply:
         if not self._is_host(table, interaction):
             raise TableError("Only the host can start the game.")
         if len(table.seats) < table.min_players:
@@ -255,15 +298,13 @@ class TableService:
         await self._save_seats(table)
         await self.bot.storage.update_game(table.id, status="running")
         self._start_engine(table)
-        await interaction.response.edit_message(content=self.public_text(table),
-                                                view=self._table_view(table))
-        table.message_posted_ms = _now_ms()
         self._start_tasks(table)
+        return _Reply("edit", self.public_text(table), self._table_view(table))
 
-    async def _lobby_changed(self, interaction: discord.Interaction, table: Table) -> None:
+    async def _lobby_changed(self, table: Table) -> _Reply:
         await self._save_seats(table)
         table.version += 1
-        await interaction.response.edit_message(content=self.lobby_text(table), view=lobby_view(table.id))
+        return _Reply("edit", self.lobby_text(table), lobby_view(table.id))
 
     async def _cancel(self, table: Table) -> None:
         table.status = "cancelled"
@@ -301,10 +342,13 @@ class TableService:
                 table.seats.remove(seat)
                 await self._save_seats(table)
                 table.version += 1
-                await self._edit_lobby(table)
-                return f"{seat.name} was removed from table #{table.id}."
-            await self._replace_with_bot(table, seat, "removed by the host")
-            return f"{seat.name} was removed from table #{table.id}; a bot plays their seat."
+                answer = f"{seat.name} was removed from table #{table.id}."
+            elif await self._replace_with_bot(table, seat, "removed by the host"):
+                return f"{seat.name} was removed from table #{table.id}; a bot plays their seat."
+            else:
+                raise TableError("This game has no bot to take that seat; end the table instead.")
+        self._background(self._edit_lobby(table))
+        return answer
 
     async def hand_host(self, interaction: discord.Interaction, user_id: int) -> str:
         """|coro|
@@ -323,9 +367,9 @@ class TableService:
                 raise TableError("Only a seated player can become the host.")
             table.host_id = user_id
             await self.bot.storage.update_game(table.id, host_id=user_id)
-            if table.status == "lobby":
-                await self._edit_lobby(table)
-            return f"{seat.name} is now the host of table #{table.id}."
+        if table.status == "lobby":
+            self._background(self._edit_lobby(table))
+        return f"{seat.name} is now the host of table #{table.id}."
 
     def _moderated_table(self, interaction: discord.Interaction) -> Table:
         table = self.table_in(interaction.channel_id)
@@ -336,35 +380,47 @@ class TableService:
         return table
 
     async def _edit_lobby(self, table: Table) -> None:
-        if table.message_id is None:
+        if table.message_id is None or table.status != "lobby":
             return
-        channel = self.bot.get_channel(table.thread_id) or await self.bot.fetch_channel(table.thread_id)
-        await channel.get_partial_message(table.message_id).edit(  # type: ignore[union-attr]
-            content=self.lobby_text(table), view=lobby_view(table.id))
+        try:
+            channel = self.bot.get_channel(table.thread_id) or await self.bot.fetch_channel(table.thread_id)
+            await channel.get_partial_message(table.message_id).edit(  # type: ignore[union-attr]
+                content=self.lobby_text(table), view=lobby_view(table.id))
+        except discord.HTTPException:
+            log.warning("could not redraw the lobby of table %s", table.id, exc_info=True)
 
-    async def end(self, table_id: int) -> Table:
-        """|coro| End a table at once (``/table end``): it is cancelled and its tasks stopped.
+    async def end(self, table_id: int, guild_id: int | None) -> Table:
+        """|coro| End a live table of guild *guild_id* at once (``/table end``): it is cancelled.
 
         Raises
         ------
         TableError
-            No such live table.
+            No live table with that number in this guild.
         """
         table = self.tables.get(table_id)
-        if table is None:
-            raise TableError(f"There is no live table #{table_id}.")
+        if table is None or table.guild_id != guild_id or table.status not in ("lobby", "running"):
+            raise TableError(f"There is no live table #{table_id} in this server.")
         async with table.lock:
             was_running = table.engine is not None
             await self._cancel(table)
             text = self.public_text(table) if was_running else self.lobby_text(table)
-            if table.message_id is not None:
-                try:
-                    channel = self.bot.get_channel(table.thread_id) or await self.bot.fetch_channel(table.thread_id)
-                    await channel.get_partial_message(table.message_id).edit(  # type: ignore[union-attr]
-                        content=f"⛔ This table was ended by a moderator.\n{text}"[:2000], view=None)
-                except discord.HTTPException:
-                    log.warning("could not mark table %s as ended", table_id, exc_info=True)
+        if table.message_id is not None:
+            self._background(self._mark_ended(table, text))
         return table
+
+    async def _mark_ended(self, table: Table, text: str) -> None:
+        try:
+            channel = self.bot.get_channel(table.thread_id) or await self.bot.fetch_channel(table.thread_id)
+            await channel.get_partial_message(table.message_id).edit(  # type: ignore[union-attr,arg-type]
+                content=f"⛔ This table was ended by a moderator.\n{text}"[:2000], view=None)
+        except discord.HTTPException:
+            log.warning("could not mark table %s as ended", table.id, exc_info=True)
+
+    def _background(self, coro: Any) -> None:
+        """Run a Discord call after the interaction is answered (kept referenced until done)."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
 
     # ------------------------------------------------------------------ the game
 
@@ -411,14 +467,14 @@ class TableService:
         text = "\n".join(x for x in [note, *notes, board.text] if x)[:2000]
         return text, (board_view(table.id, table.version, board.buttons) if board.buttons else None)
 
-    async def _send_board(self, interaction: discord.Interaction, table: Table) -> None:
+    def _board_reply(self, interaction: discord.Interaction, table: Table) -> _Reply:
         seat = table.seat_of_user(interaction.user.id)
         if table.engine is None:
             raise TableError("The game has not started yet.")
         if seat is None or seat.is_bot:
             raise TableError("You are not playing at this table; you can watch the table message.")
         text, view = self.board(table, seat.player_id)
-        await interaction.response.send_message(text, view=view or discord.utils.MISSING, ephemeral=True)
+        return _Reply("send", text, view, ephemeral=True)
 
     async def on_move(self, interaction: discord.Interaction, table_id: int, version: int, token: str) -> None:
         """|coro| A button on a private board: the one path every human move takes."""
@@ -436,11 +492,12 @@ class TableService:
         # The version check and the token's meaning are read under the table lock, so a move
         # applied meanwhile cannot change what an index-based token stands for.
         async with table.lock:
-            if version != table.version:
+            ui = self.uis[table.kind]
+            if version != table.version and not ui.token_is_stable(token):
                 reply = self.board(table, player, "The table moved on — here is your fresh board.")
             else:
                 try:
-                    click = self.uis[table.kind].on_board_click(table, player, token)
+                    click = ui.on_board_click(table, player, token)
                 except TableError as exc:
                     reply = self.board(table, player, str(exc))
                 else:
@@ -510,10 +567,7 @@ class TableService:
         future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
         opened = table.arbiter.submit(Claim(resource, player, action, discord_ts_ms, future), _now_ms())
         if opened:
-            window_s = table.arbiter.window_ms / 1000
-            table.tasks[:] = [t for t in table.tasks if not t.done()]
-            table.tasks.append(asyncio.get_running_loop().create_task(
-                self._close_race_after(table, resource, window_s), name=f"table-{table.id}-race"))
+            self._track(table, self._close_race_after(table, resource, table.arbiter.window_ms / 1000), "race")
         return await future
 
     async def _close_race_after(self, table: Table, resource: str, delay_s: float) -> None:
@@ -554,15 +608,26 @@ class TableService:
             events = engine.apply(player, action)
         except IllegalAction as exc:
             return Outcome(False, str(exc))
-        await self.bot.storage.append_action(table.id, engine.action_count, player, action,
-                                             discord_ts_ms=discord_ts_ms)
+        try:
+            await self.bot.storage.append_action(table.id, engine.action_count, player, action,
+                                                 discord_ts_ms=discord_ts_ms)
+        except Exception:
+            # Not committed, so it did not happen: rebuild the game without it.
+            log.exception("could not store a move at table %s; it is undone", table.id)
+            undo = engine.log()
+            undo["actions"].pop()
+            table.engine = type(engine).replay(undo)
+            return Outcome(False, "That move could not be saved, so it did not happen. Please try again.")
         self._deliver(table, events)
         table.bump()
         if engine.is_over:
-            table.status = "finished"
-            result = engine.result()
-            await self.bot.storage.save_result(table.id, result.to_json() if result else {})
+            await self._finish(table)
         return Outcome(True, events=events)
+
+    async def _finish(self, table: Table) -> None:
+        table.status = "finished"
+        result = table.engine.result() if table.engine else None
+        await self.bot.storage.save_result(table.id, result.to_json() if result else {})
 
     def _deliver(self, table: Table, events: list[Event]) -> None:
         now = _now_ms()
@@ -631,21 +696,31 @@ class TableService:
                     if table.timeouts[seat.player_id] >= cfg.timeouts_before_bot:
                         await self._replace_with_bot(table, seat, "timed out too often")
 
-    async def _replace_with_bot(self, table: Table, seat: Seat, why: str) -> None:
-        """Hand *seat* to the game's default bot (the player id stays, so the game goes on)."""
+    async def _replace_with_bot(self, table: Table, seat: Seat, why: str) -> bool:
+        """Hand *seat* to the game's default bot (the player id stays, so the game goes on).
+
+        Returns ``False`` when the game has no bots (nothing changes). The notice is posted by a
+        task of its own, so no caller holding the table lock waits on Discord.
+        """
         bots = self._bots(table.kind)
         if not bots or seat.is_bot:
-            return
+            return False
         name = next(iter(bots))
         who = seat.name
         seat.bot_name, seat.user_id, seat.name = name, None, f"{who} (bot)"
         await self._save_seats(table)
         bot = bots[name](seat.player_id, random.Random(f"{table.seed}:{seat.player_id}:replacement"))
         table.bots[seat.player_id] = bot
-        table.tasks.append(asyncio.get_running_loop().create_task(self._bot_loop(table, seat.player_id)))
+        self._track(table, self._bot_loop(table, seat.player_id), seat.player_id)
         table.notice = f"🤖 A bot took over {who}'s seat ({why})."
         table.dirty.set()
-        await self._say(table, table.notice)
+        self._track(table, self._say(table, table.notice), "notice")
+        return True
+
+    def _track(self, table: Table, coro: Any, what: str) -> None:
+        """Run *coro* as one of the table's tasks (cancelled with the table)."""
+        table.tasks[:] = [t for t in table.tasks if not t.done()]
+        table.tasks.append(asyncio.get_running_loop().create_task(coro, name=f"table-{table.id}-{what}"))
 
     async def _say(self, table: Table, text: str) -> None:
         try:
@@ -663,18 +738,17 @@ class TableService:
         bot = table.bots[player]
         while table.status == "running" and table.engine is not None:
             changed = table.changed
-            legal = self.uis[table.kind].bot_actions(table, player, table.engine.legal_actions(player))
-            choice = bot.choose(table.engine.view(player), legal) if legal else None
-            if choice is None:
-                await changed.wait()
-                continue
-            await asyncio.sleep(bot.delay_ms() * self.bot_delay_scale / 1000)
-            if table.status != "running":
-                return
-            stamp = int(time.time() * 1000)
             try:
-                await self.submit(table, player, choice, stamp)
-            except Exception:  # a bot must never take the table down
+                legal = self.uis[table.kind].bot_actions(table, player, table.engine.legal_actions(player))
+                choice = bot.choose(table.engine.view(player), legal) if legal else None
+                if choice is None:
+                    await changed.wait()
+                    continue
+                await asyncio.sleep(bot.delay_ms() * self.bot_delay_scale / 1000)
+                if table.status != "running":
+                    return
+                await self.submit(table, player, choice, _wall_ms())
+            except Exception:  # a bot must never take the table down, nor stop for good
                 log.exception("bot %s at table %s failed", player, table.id)
                 await asyncio.sleep(1)
 
@@ -695,30 +769,43 @@ class TableService:
                 await self._redraw(table)
             except (discord.HTTPException, RuntimeError):
                 log.warning("redraw of table %s failed", table.id, exc_info=True)
+                if table.status != "running":  # the final standings must show: try again
+                    table.dirty.set()
+                    await asyncio.sleep(min(30.0, 2 * interval + 1))
+                    continue
             if table.status != "running":
-                return
+                break
+        await asyncio.sleep(FINISHED_TTL_S)
+        if self.tables.get(table.id) is table:
+            self.tables.pop(table.id, None)
 
     async def _redraw(self, table: Table) -> None:
         channel = self.bot.get_channel(table.thread_id) or await self.bot.fetch_channel(table.thread_id)
         finished = table.engine is not None and table.engine.is_over
         view = finished_view(table.id) if finished else self._table_view(table)
         text = self.public_text(table)
-        too_old = _now_ms() - table.message_posted_ms > self._cfg.repost_after_minutes * 60_000
-        if table.message_id is None or too_old:
-            message = await channel.send(text, view=view)  # type: ignore[union-attr]
-            if table.message_id is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await channel.get_partial_message(table.message_id).edit(view=None)  # type: ignore[union-attr]
-            table.message_id, table.message_posted_ms = message.id, _now_ms()
-            await self.bot.storage.update_game(table.id, message_id=message.id)
-        else:
-            await channel.get_partial_message(table.message_id).edit(content=text, view=view)  # type: ignore[union-attr]
+        too_old = _wall_ms() - table.message_posted_ms > self._cfg.repost_after_minutes * 60_000
+        if table.message_id is not None and not too_old:
+            try:
+                await channel.get_partial_message(table.message_id).edit(content=text, view=view)  # type: ignore[union-attr]
+                return
+            except discord.HTTPException as exc:
+                if exc.code != 30046:  # 30046: too many edits to a message older than an hour
+                    raise
+        message = await channel.send(text, view=view)  # type: ignore[union-attr]
+        if table.message_id is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(table.message_id).edit(view=None)  # type: ignore[union-attr]
+        table.message_id, table.message_posted_ms = message.id, _posted_ms(message.id)
+        await self.bot.storage.update_game(table.id, message_id=message.id)
 
     # ------------------------------------------------------------------ rematch, restore, shutdown
 
-    async def _rematch(self, interaction: discord.Interaction, table: Table) -> None:
+    async def _rematch(self, interaction: discord.Interaction, table: Table) -> _Reply:
         if table.status != "finished":
             raise TableError("The game is still running.")
+        if self.tables.get(table.id) is not table or table.rematched:
+            raise TableError("A rematch of this table has already started.")
         if not table.seat_of_user(interaction.user.id) and not self._is_host(table, interaction):
             raise TableError("Only the players of this table can start a rematch.")
         seed = random.SystemRandom().randrange(2**31)
@@ -731,16 +818,21 @@ class TableService:
                     options=table.options, seed=seed, min_players=table.min_players, max_players=table.max_players,
                     settings=dict(table.settings),
                     seats=[Seat(s.player_id, s.user_id, s.bot_name, s.name) for s in table.seats])
+        table.rematched = True
         self.tables.pop(table.id, None)
         self.tables[game_id] = new
         await self._save_seats(new)
         await self.bot.storage.update_game(game_id, status="running")
         self._start_engine(new)
-        await interaction.response.send_message(self.public_text(new),
-                                                view=self._table_view(new))
+        self._pending_rematch[interaction.id] = new
+        return _Reply("send", self.public_text(new), self._table_view(new), ephemeral=False)
+
+    async def _adopt_rematch_message(self, interaction: discord.Interaction) -> None:
+        """The rematch's public message is the answer just sent: remember it and start the table."""
+        new = self._pending_rematch.pop(interaction.id)
         message = await interaction.original_response()
-        new.message_id, new.message_posted_ms = message.id, _now_ms()
-        await self.bot.storage.update_game(game_id, message_id=message.id)
+        new.message_id, new.message_posted_ms = message.id, _posted_ms(message.id)
+        await self.bot.storage.update_game(new.id, message_id=message.id)
         self._start_tasks(new)
 
     async def restore(self) -> int:
@@ -753,6 +845,8 @@ class TableService:
         for row in await self.bot.storage.games_with_status("lobby", "running"):
             if row.kind not in self.uis or row.id in self.tables or row.thread_id is None:
                 continue
+            if not self._on_this_shard(row.guild_id):
+                continue
             engine_cls = self._engine_cls(row.kind)
             seats = [Seat(s.player_id, s.user_id, s.bot_name, s.bot_name and f"Bot ({s.bot_name})" or f"<@{s.user_id}>")
                      for s in await self.bot.storage.seats(row.id)]
@@ -760,7 +854,8 @@ class TableService:
                           channel_id=row.channel_id or row.thread_id, thread_id=row.thread_id,
                           host_id=row.host_id or 0, options=row.options, seed=row.seed,
                           min_players=engine_cls.min_players, max_players=engine_cls.max_players,
-                          seats=seats, message_id=row.message_id, message_posted_ms=_now_ms(), settings=row.settings)
+                          seats=seats, message_id=row.message_id, settings=row.settings,
+                          message_posted_ms=_posted_ms(row.message_id) if row.message_id else 0)
             self.tables[row.id] = table
             if row.status == "running":
                 actions = [[a.player_id, a.action] for a in await self.bot.storage.actions(row.id)]
@@ -771,17 +866,32 @@ class TableService:
                     await self._cancel(table)
                     continue
                 table.notice = "♻️ Restored after a restart — every accepted move is in place."
+                if table.engine is not None and table.engine.is_over:  # it ended just before the stop
+                    await self._finish(table)
                 self._start_tasks(table)
             restored += 1
         return restored
 
     async def shutdown(self) -> None:
-        """|coro| Stop every table's tasks and wait for them (the state is already in storage)."""
+        """|coro| Stop every table's tasks and wait for them (the state is already in storage).
+
+        Claims still waiting in a race window are refused, so no click is left unanswered.
+        """
         self._closing = True
         tasks = [task for table in self.tables.values() for task in table.tasks]
         for table in self.tables.values():
             self._stop_tasks(table)
-        await asyncio.gather(*tasks, return_exceptions=True)
+            for claim in table.arbiter.drain() if table.arbiter else []:
+                if not claim.payload.done():
+                    claim.payload.set_result(Outcome(False, "The table is restarting; try again in a moment."))
+        await asyncio.gather(*tasks, *self._chores, return_exceptions=True)
+
+    def _on_this_shard(self, guild_id: int | None) -> bool:
+        """Whether a guild's tables belong to this process (Discord's ``(guild_id >> 22) % shard_count``)."""
+        count, mine = self.shards
+        if not count or mine is None or guild_id is None:
+            return True
+        return (guild_id >> 22) % count in mine
 
     async def _refuse(self, interaction: discord.Interaction, message: str) -> None:
         from bot.client import answer_error

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,7 +61,9 @@ class Table:
         Where the table lives: the thread (or the channel itself when threads are not allowed)
         and its public message.
     version:
-        Increases with every change; components carry it so stale clicks are recognised.
+        Increases with every change; components carry it so stale clicks are recognised. It
+        starts from the clock (Unix ms) when the table is built, so a board drawn before a
+        restart can never match a version after it.
     settings:
         The table's own settings (not engine options), e.g. ``{"race_window_ms": 200}``.
     last_event_ms:
@@ -83,7 +86,7 @@ class Table:
     settings: dict[str, Any] = field(default_factory=dict)
     seats: list[Seat] = field(default_factory=list)
     engine: Engine | None = None
-    version: int = 0
+    version: int = field(default_factory=lambda: int(time.time() * 1000))
     message_id: int | None = None
     message_posted_ms: float = 0.0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -95,6 +98,7 @@ class Table:
     notice: str = ""
     private_notes: dict[str, list[str]] = field(default_factory=dict)
     timeouts: dict[str, int] = field(default_factory=dict)
+    rematched: bool = False
     last_event_ms: dict[str, float] = field(default_factory=dict)
 
     def seat_of_user(self, user_id: int) -> Seat | None:

@@ -120,6 +120,15 @@ class GameUI:
         buttons = [BoardButton(self.action_label(table, player, a), f"a{i}", "primary") for i, a in enumerate(legal)]
         return Board(self.private_text(table, player), buttons)
 
+    def token_is_stable(self, token: str) -> bool:
+        """Whether board token *token* means the same move whatever the table's version.
+
+        Index tokens (``a3``: legal action 3) are not: a click on a board from an older version
+        gets a fresh board. Tokens that name the move (``flip``, ``c:wood``) are checked against
+        the current state instead, so everyone playing at once does not turn every board stale.
+        """
+        return not (token.startswith("a") and token[1:].isdigit())
+
     def on_board_click(self, table: Table, player: str, token: str) -> Click:
         """What *player*'s click on board button *token* does (same table version as the board).
 

@@ -53,8 +53,9 @@ class HighCardCog(commands.Cog):
     @app_commands.describe(tricks="How many tricks")
     async def new(self, interaction: discord.Interaction, tricks: app_commands.Range[int, 1, 10] = 3) -> None:
         """Open a High card table."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
         table = await self.bot.tables.open("high-card", interaction, {"tricks": tricks})
-        await interaction.response.send_message(f"Table #{table.id} is open in <#{table.thread_id}>.", ephemeral=True)
+        await interaction.followup.send(f"Table #{table.id} is open in <#{table.thread_id}>.", ephemeral=True)
 
 
 async def setup(bot: Any) -> None:

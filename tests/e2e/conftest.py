@@ -26,6 +26,13 @@ class World:
     carol: FakeUser
 
 
+async def settled(fake: FakeDiscord, result):
+    """The interaction's answer once it is no longer "thinking" (a deferred reply's follow-up has come)."""
+    await fake.wait_for(lambda: result.failed or (result.message is not None and not result.message.loading),
+                        timeout=5, what="the deferred answer")
+    return result
+
+
 @pytest.fixture
 def expected_errors() -> list[str]:
     """Regexes of loopback errors a test provokes on purpose (append to it in the test)."""

@@ -10,14 +10,14 @@ from pathlib import Path
 from bot.config import TablesConfig
 from bot.engine.cards import BlitzCard
 from bot.sandbox import FakeDiscord
-from tests.e2e.conftest import COGS, World, parlor
+from tests.e2e.conftest import COGS, World, parlor, settled
 
 DB_COGS = [*COGS, "cogs.dutch_blitz"]
 _SHIFT_TURN = itertools.count()
 
 
 async def open_blitz(fake: FakeDiscord, world: World, **options):
-    result = await fake.slash(world.alice, world.channel, "dutch-blitz new", options=options)
+    result = await settled(fake, await fake.slash(world.alice, world.channel, "dutch-blitz new", options=options))
     assert result.ephemeral and "is open" in result.content, result.content
     thread = fake.threads(world.channel)[-1]
     return thread, fake.last_message(thread)
@@ -168,21 +168,35 @@ async def test_race_goes_to_the_earlier_discord_timestamp(fake: FakeDiscord, wor
         assert not bob_click.failed and not alice_click.failed
 
 
-async def test_stale_board_after_the_pile_moved_gets_a_fresh_board(fake: FakeDiscord, world: World,
-                                                                   tmp_path: Path) -> None:
-    """Bob clicks a board drawn before Alice's play: he gets a fresh board, and nothing is played."""
+async def test_board_drawn_before_a_play_is_judged_against_the_table_now(fake: FakeDiscord, world: World,
+                                                                         tmp_path: Path) -> None:
+    """Everyone plays at once, so a board is rarely current: its clicks are judged on the table as it is.
+
+    Bob's red 5 no longer fits once Alice's red 5 is on the pile (no move, and his board shows the
+    pile at 5); his Flip from an equally old board is applied.
+    """
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
         thread, lobby = await open_blitz(fake, world)
         await fake.click(world.bob, lobby, "Join")
         await fake.click(world.alice, lobby, "Start")
         table = bot.tables.tables[1]
+        stage_red_race(table.engine)
+        table.bump()
         bob_board = (await fake.click(world.bob, lobby, "Open my board")).message
-        await play_one_move(fake, world.alice, lobby)
+        bob_other = (await fake.click(world.bob, lobby, "Open my board")).message
+        assert await play_one_move(fake, world.alice, lobby) == "dutch"
+        assert table.engine.view(None)["dutch_piles"][0]["top"]["id"] == "0R5"
         count = table.engine.action_count
-        stale = fake.message(bob_board.id)
-        result = await fake.click(world.bob, stale, stale.buttons[0].custom_id)
-        assert not result.failed and "fresh board" in fake.message(bob_board.id).content
-        assert table.engine.action_count == count
+        old = fake.message(bob_board.id)
+        blitz = next(b for b in card_buttons(old) if b.label.startswith("Blitz"))
+        result = await fake.click(world.bob, old, blitz.custom_id)
+        assert not result.failed and table.engine.action_count == count
+        redrawn = fake.message(bob_board.id).content
+        assert "🟥 5" in redrawn, "the board shows the pile as it is now"
+        assert "fits no Dutch pile" in redrawn or "Selected: Blitz" in redrawn  # at most a Post pile is left
+        flip = next(b for b in fake.message(bob_other.id).buttons if b.label.startswith("Flip"))
+        await fake.click(world.bob, bob_other, flip.custom_id)
+        assert table.engine.action_count == count + 1
 
 
 async def test_non_player_cannot_open_a_board(fake: FakeDiscord, world: World, tmp_path: Path) -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.sandbox import FakeDiscord
-from tests.e2e.conftest import World, parlor
+from tests.e2e.conftest import World, parlor, settled
 
 
 async def open_table(fake: FakeDiscord, world: World, tricks: int = 3):
-    result = await fake.slash(world.alice, world.channel, "high-card new", tricks=tricks)
+    result = await settled(fake, await fake.slash(world.alice, world.channel, "high-card new", tricks=tricks))
     assert result.ephemeral and "is open" in result.content
     (thread,) = fake.threads(world.channel)
     lobby = fake.last_message(thread)
@@ -166,7 +166,7 @@ async def test_unexpected_error_in_a_command_is_answered_ephemerally(fake: FakeD
         raise RuntimeError("boom")
 
     monkeypatch.setattr(bot.tables, "open", broken)
-    result = await fake.slash(world.alice, world.channel, "high-card new")
+    result = await settled(fake, await fake.slash(world.alice, world.channel, "high-card new"))
     assert not result.failed and result.ephemeral and "went wrong on our side" in result.content
 
 
@@ -193,7 +193,7 @@ async def test_games_lists_the_registered_games(fake: FakeDiscord, world: World,
 async def test_second_table_in_a_channel_is_refused_with_the_reason(fake: FakeDiscord, world: World, bot) -> None:
     """A user already seated in this channel gets an ephemeral refusal naming their table."""
     await open_table(fake, world)
-    again = await fake.slash(world.alice, world.channel, "high-card new")
+    again = await settled(fake, await fake.slash(world.alice, world.channel, "high-card new"))
     assert again.ephemeral and "already sit at table #1" in again.content
 
 
@@ -202,12 +202,12 @@ async def test_table_stays_in_the_channel_where_threads_are_refused(fake: FakeDi
     """Without thread permission the lobby is posted in the channel itself."""
     expected_errors.append(r"403 POST /channels/\d+/threads")
     quiet = fake.add_channel(world.guild, "quiet", allow_threads=False)
-    result = await fake.slash(world.alice, quiet, "high-card new")
+    result = await settled(fake, await fake.slash(world.alice, quiet, "high-card new"))
     assert "is open" in result.content
     assert fake.threads(quiet) == []
     lobby = fake.last_message(quiet)
     assert [b.label for b in lobby.buttons][0] == "Join"
-    second = await fake.slash(world.bob, quiet, "high-card new")
+    second = await settled(fake, await fake.slash(world.bob, quiet, "high-card new"))
     assert second.ephemeral and "already has a running table" in second.content
 
 
