@@ -227,22 +227,21 @@ def _setup_logging(config: Any) -> None:
 
 
 async def _migrate(config: Any) -> int:
-    from bot.storage import Storage
+    from bot.client import open_storage
 
-    async with Storage.open(config.database.path) as storage:
+    async with open_storage(config) as storage:
         return await storage.schema_version()
 
 
 async def _sync(config: Any, guild_id: int | None) -> None:
     import discord
 
-    from bot.client import ParlorBot, apply_api_overrides
+    from bot.client import apply_api_overrides, make_bot, open_storage
     from bot.config import ConfigError
-    from bot.storage import Storage
 
     apply_api_overrides(config.discord.api_base, config.discord.gateway)
-    async with Storage.open(config.database.path) as storage:
-        bot = ParlorBot(config, storage)
+    async with open_storage(config) as storage:
+        bot = make_bot(config, storage, restore_tables=False)
         async with bot:
             try:
                 await bot.login(config.require_token())

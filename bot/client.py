@@ -13,6 +13,7 @@ import contextlib
 import logging
 import pkgutil
 import signal
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -24,7 +25,8 @@ if TYPE_CHECKING:
     from bot.config import Config
     from bot.storage import Storage
 
-__all__ = ["ParlorBot", "apply_api_overrides", "cog_extensions", "answer_error", "run_bot"]
+__all__ = ["ParlorBot", "ShardedParlorBot", "make_bot", "apply_api_overrides", "cog_extensions", "answer_error",
+           "run_bot"]
 
 log = logging.getLogger("parlor")
 
@@ -104,34 +106,39 @@ class ParlorBot(commands.Bot):
         The open database (``main()`` owns and closes it).
     load_cogs:
         Extensions to load in ``setup_hook``; ``None`` loads every cog in ``cogs/``.
+    restore_tables:
+        Whether ``setup_hook`` rebuilds unfinished tables (``parlor sync`` passes ``False``: it
+        must not run tables beside the real bot).
+
+    Use :func:`make_bot` to get the sharded variant when ``discord.shard_count`` is set.
     """
 
     def __init__(self, config: Config, storage: Storage, *, load_cogs: list[str] | None = None,
-                 **kwargs: Any) -> None:
+                 restore_tables: bool = True, **kwargs: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
-        shards: dict[str, Any] = {}
-        if config.discord.shard_count:
-            shards["shard_count"] = config.discord.shard_count
-            if len(config.discord.shard_ids) == 1:
-                shards["shard_id"] = config.discord.shard_ids[0]
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, tree_cls=ParlorTree,
-                         help_command=None, **shards, **kwargs)
+                         help_command=None, **kwargs)
         self.config = config
         self.storage = storage
         self._extensions_to_load = load_cogs
+        self._restore_tables = restore_tables
         from bot.tables import TableService
 
         self.tables = TableService(self)
+        if config.discord.shard_count:
+            ids = set(config.discord.shard_ids) if config.discord.shard_ids else None
+            self.tables.shards = (config.discord.shard_count, ids)
 
     async def setup_hook(self) -> None:
         """Load the cogs (each registers its game and components), then restore live tables."""
         for name in self._extensions_to_load if self._extensions_to_load is not None else cog_extensions():
             await self.load_extension(name)
             log.info("loaded %s", name)
-        restored = await self.tables.restore()
-        if restored:
-            log.info("restored %d table(s) after a restart", restored)
+        if self._restore_tables:
+            restored = await self.tables.restore()
+            if restored:
+                log.info("restored %d table(s) after a restart", restored)
 
     async def close(self) -> None:
         """Stop the tables' tasks, then disconnect (the database is closed by ``run_bot``)."""
@@ -139,6 +146,48 @@ class ParlorBot(commands.Bot):
             await self.tables.shutdown()
         await super().close()
 
+
+
+@contextlib.asynccontextmanager
+async def open_storage(config: Config) -> AsyncIterator[Storage]:
+    """Open (create, migrate) the configured database; closed on exit.
+
+    Raises
+    ------
+    bot.config.ConfigError
+        The file cannot be opened or migrated (bad path, not a database, a newer schema); the
+        message names ``database.path`` and the reason.
+    """
+    import sqlite3
+
+    from bot.config import ConfigError
+    from bot.storage import Storage
+
+    try:
+        storage = await Storage.connect(config.database.path)
+    except (OSError, sqlite3.Error, RuntimeError) as exc:
+        raise ConfigError("PARLOR_DB / database.path", f"cannot open {config.database.path!r} ({exc}); "
+                                                       "expected a writable SQLite file path") from None
+    try:
+        yield storage
+    finally:
+        await storage.close()
+
+
+class ShardedParlorBot(ParlorBot, commands.AutoShardedBot):
+    """:class:`ParlorBot` running several of Discord's shards in one process.
+
+    Each process takes disjoint ``discord.shard_ids`` of one ``discord.shard_count``; a guild's
+    tables live in the process of its shard (``(guild_id >> 22) % shard_count``).
+    """
+
+
+def make_bot(config: Config, storage: Storage, **kwargs: Any) -> ParlorBot:
+    """The bot for *config*: sharded when ``discord.shard_count`` is set, else a single connection."""
+    if config.discord.shard_count:
+        ids = list(config.discord.shard_ids) or None
+        return ShardedParlorBot(config, storage, shard_count=config.discord.shard_count, shard_ids=ids, **kwargs)
+    return ParlorBot(config, storage, **kwargs)
 
 
 async def run_bot(config: Config, *, install_signal_handlers: bool = True) -> None:
@@ -152,12 +201,11 @@ async def run_bot(config: Config, *, install_signal_handlers: bool = True) -> No
         No token is configured, or Discord rejected it.
     """
     from bot.config import ConfigError
-    from bot.storage import Storage
 
     token = config.require_token()
     apply_api_overrides(config.discord.api_base, config.discord.gateway)
-    async with Storage.open(config.database.path) as storage:
-        bot = ParlorBot(config, storage)
+    async with open_storage(config) as storage:
+        bot = make_bot(config, storage)
         if install_signal_handlers:
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGINT, signal.SIGTERM):

@@ -316,11 +316,12 @@ def load_config(path: str | os.PathLike[str] | None = None,
                 raw = tomllib.load(fh)
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(str(source), f"is not valid TOML: {exc}") from None
-    for name in raw:
+    for name, value in raw.items():
         if name not in _SECTIONS:
             raise ConfigError(name, f"unknown section; expected one of {sorted(_SECTIONS)}")
-    merged: dict[str, dict[str, Any]] = {name: dict(raw.get(name, {})) if isinstance(raw.get(name, {}), Mapping)
-                                         else raw[name] for name in _SECTIONS}
+        if not isinstance(value, Mapping):
+            raise ConfigError(name, f"got {value!r}, expected a table [{name}]")
+    merged: dict[str, dict[str, Any]] = {name: dict(raw.get(name, {})) for name in _SECTIONS}
     for var, key in ENV_OVERRIDES.items():
         if env.get(var):
             section, name = key.split(".")

@@ -98,6 +98,10 @@ def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
             if visible:
                 bot.observe(visible)
 
+    for player, bot in bots.items():  # the deal's events, as the table hands them over
+        visible = [e for e in engine.setup_events if e.visible_to(player)]
+        if visible:
+            bot.observe(visible)
     while not engine.is_over:
         if record.actions > engine_cls.max_actions:
             raise SimulationError(f"{engine_cls.kind} seed {seed}: no end after {record.actions} actions")

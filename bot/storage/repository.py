@@ -103,7 +103,7 @@ class Storage:
         try:
             await db.execute("PRAGMA journal_mode=WAL")
             await db.execute("PRAGMA foreign_keys=ON")
-            await db.execute("PRAGMA synchronous=NORMAL")
+            await db.execute("PRAGMA synchronous=FULL")  # a committed move survives a power cut
             db.row_factory = aiosqlite.Row
             if run_migrations:
                 await migrate(db)

@@ -126,3 +126,17 @@ def test_registry_lists_every_game_whatever_is_imported_first() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
     registered, packages = out.stdout.split()
     assert registered == packages and int(registered) >= 1, out.stderr
+
+
+def test_unusable_database_path_exits_2_naming_the_key(tmp_path: Path) -> None:
+    """A database path that cannot be opened stops `parlor migrate` with status 2 naming database.path."""
+    proc = run_parlor("migrate", env={"PARLOR_DB": "/dev/null/x.db"}, cwd=tmp_path)
+    assert proc.returncode == 2 and "database.path" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_section_that_is_not_a_table_exits_2(tmp_path: Path) -> None:
+    """`discord = 5` is refused with status 2, even with DISCORD_TOKEN set."""
+    bad = tmp_path / "c.toml"
+    bad.write_text("discord = 5\n")
+    proc = run_parlor("--config", str(bad), "run", env={"DISCORD_TOKEN": "x"}, cwd=tmp_path)
+    assert proc.returncode == 2 and "expected a table [discord]" in proc.stderr
