@@ -1,0 +1,40 @@
+"""The sharded bot: one process running two shards against the loopback Discord."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from bot.client import ShardedParlorBot, make_bot
+from bot.config import DiscordConfig
+from bot.sandbox import FakeDiscord, running_bot
+from bot.storage import Storage
+from tests.e2e.conftest import COGS, World, parlor_config, settled
+
+
+async def test_two_shards_in_one_process_serve_a_table(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """shard_count=2 with both shard ids: two gateway sessions, and a table opens as usual."""
+    base = parlor_config(fake, tmp_path / "p.db")
+    config = dataclasses.replace(base, discord=dataclasses.replace(base.discord, shard_count=2, shard_ids=(0, 1)))
+    async with Storage.open(config.database.path) as storage:
+        client = make_bot(config, storage, load_cogs=COGS)
+        assert isinstance(client, ShardedParlorBot)
+        async with running_bot(fake, client):
+            await client.tree.sync()
+            assert fake.identify_count == 2
+            result = await settled(fake, await fake.slash(world.alice, world.channel, "high-card new"))
+            assert "is open" in result.content
+
+
+async def test_restore_takes_only_this_processs_shards(tmp_path: Path) -> None:
+    """A process running shard 1 of 2 owns guilds with (guild_id >> 22) % 2 == 1, and no others."""
+    from bot.config import Config, DatabaseConfig
+
+    config = Config(discord=DiscordConfig(shard_count=2, shard_ids=(1,)),
+                    database=DatabaseConfig(path=str(tmp_path / "p.db")))
+    async with Storage.open(config.database.path) as storage:
+        client = make_bot(config, storage)
+        assert client.tables.shards == (2, {1})
+        assert client.tables._on_this_shard(1 << 22) is True
+        assert client.tables._on_this_shard(2 << 22) is False
+        await client.close()
