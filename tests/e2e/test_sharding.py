@@ -37,4 +37,3 @@ async def test_restore_takes_only_this_processs_shards(tmp_path: Path) -> None:
         assert client.tables.shards == (2, {1})
         assert client.tables._on_this_shard(1 << 22) is True
         assert client.tables._on_this_shard(2 << 22) is False
-        await client.close()
