@@ -189,7 +189,10 @@ class DutchBlitzUI(GameUI):
             source = token[2:]
             dutch = [a for a in legal if a["type"] == "dutch" and a["from"] == source]
             if dutch:
-                return Click(dutch[0])
+                # Equivalent piles (same colour, same top): prefer one nobody is racing for right now.
+                free = [a for a in dutch if a["pile"] is None or table.arbiter is None
+                        or table.arbiter.deadline(f"dutch-pile:{a['pile']}") is None]
+                return Click((free or dutch)[0])
             if any(a["type"] in ("post", "stack") and a["from"] == source for a in legal):
                 return Click(selection=source)
             return Click(note=f"Your {_source_name(source)} card fits no Dutch pile and no Post pile right now.")

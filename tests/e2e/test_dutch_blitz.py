@@ -303,3 +303,29 @@ async def test_host_ends_a_stuck_hand_only_after_the_wait(fake: FakeDiscord, wor
         view = table.engine.view(None)
         assert view["phase"] == "between" and view["hand_endings"][-1]["reason"] != "blitz"
         await fake.wait_for(lambda: "The hand was ended" in fake.message(lobby.id).content, timeout=5)
+
+
+async def test_card_goes_to_an_equivalent_pile_nobody_is_racing_for(fake: FakeDiscord, world: World,
+                                                                    tmp_path: Path) -> None:
+    """Two red piles at 4 and a race open on the first: Alice's red 5 goes onto the second."""
+    from bot.tables.race import Claim
+
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        thread, lobby = await open_blitz(fake, world)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        engine = table.engine
+        stage_red_race(engine, seats=(0,))
+        second = []
+        for value in range(1, 5):
+            card = BlitzCard(1, "red", value)
+            _remove(engine.seats[1], card)
+            second.append(card)
+        engine.dutch.append(second)
+        table.bump()
+        pending = asyncio.get_running_loop().create_future()
+        table.arbiter.submit(Claim("dutch-pile:0", f"u{world.bob.id}", {"type": "dutch"}, 0, pending), 0)
+        assert await play_one_move(fake, world.alice, lobby) == "dutch"
+        piles = table.engine.view(None)["dutch_piles"]
+        assert piles[1]["top"]["id"] == "0R5" and piles[0]["top"]["value"] == 4
