@@ -61,6 +61,7 @@ class _Reply:
     content: str = ""
     view: discord.ui.View | None = None
     ephemeral: bool = True
+    table_message_of: Table | None = None  # the sent message becomes this table's public message
 
 
 class TableService:
@@ -87,7 +88,6 @@ class TableService:
         self.bot_delay_scale = 1.0
         self.timer_scale = 1.0
         self.shards: tuple[int, set[int] | None] = (0, None)
-        self._pending_rematch: dict[int, Table] = {}
         self._chores: set[asyncio.Task[Any]] = set()
         self._closing = False
 
@@ -222,8 +222,8 @@ class TableService:
         except TableError as exc:
             reply = _Reply("refuse", str(exc))
         await self._send_reply(interaction, reply)
-        if verb == "rematch" and reply.kind == "send":
-            await self._adopt_rematch_message(interaction)
+        if reply.table_message_of is not None:
+            await self._adopt_message(interaction, reply.table_message_of)
 
     async def _send_reply(self, interaction: discord.Interaction, reply: _Reply) -> None:
         if reply.kind == "refuse":
@@ -383,7 +383,7 @@ class TableService:
         if table.message_id is None or table.status != "lobby":
             return
         try:
-            channel = self.bot.get_channel(table.thread_id) or await self.bot.fetch_channel(table.thread_id)
+            channel = await self._channel(table)
             await channel.get_partial_message(table.message_id).edit(  # type: ignore[union-attr]
                 content=self.lobby_text(table), view=lobby_view(table.id))
         except discord.HTTPException:
@@ -410,11 +410,15 @@ class TableService:
 
     async def _mark_ended(self, table: Table, text: str) -> None:
         try:
-            channel = self.bot.get_channel(table.thread_id) or await self.bot.fetch_channel(table.thread_id)
+            channel = await self._channel(table)
             await channel.get_partial_message(table.message_id).edit(  # type: ignore[union-attr,arg-type]
                 content=f"⛔ This table was ended by a moderator.\n{text}"[:2000], view=None)
         except discord.HTTPException:
             log.warning("could not mark table %s as ended", table.id, exc_info=True)
+
+    async def _channel(self, table: Table) -> Any:
+        """The table's thread (or channel): from the cache, else fetched."""
+        return self.bot.get_channel(table.thread_id) or await self.bot.fetch_channel(table.thread_id)
 
     def _background(self, coro: Any) -> None:
         """Run a Discord call after the interaction is answered (kept referenced until done)."""
@@ -724,7 +728,7 @@ class TableService:
 
     async def _say(self, table: Table, text: str) -> None:
         try:
-            channel = self.bot.get_channel(table.thread_id) or await self.bot.fetch_channel(table.thread_id)
+            channel = await self._channel(table)
             await channel.send(text[:2000])  # type: ignore[union-attr]
         except discord.HTTPException:
             log.warning("could not post to table %s", table.id, exc_info=True)
@@ -780,7 +784,7 @@ class TableService:
             self.tables.pop(table.id, None)
 
     async def _redraw(self, table: Table) -> None:
-        channel = self.bot.get_channel(table.thread_id) or await self.bot.fetch_channel(table.thread_id)
+        channel = await self._channel(table)
         finished = table.engine is not None and table.engine.is_over
         view = finished_view(table.id) if finished else self._table_view(table)
         text = self.public_text(table)
@@ -824,12 +828,10 @@ class TableService:
         await self._save_seats(new)
         await self.bot.storage.update_game(game_id, status="running")
         self._start_engine(new)
-        self._pending_rematch[interaction.id] = new
-        return _Reply("send", self.public_text(new), self._table_view(new), ephemeral=False)
+        return _Reply("send", self.public_text(new), self._table_view(new), ephemeral=False, table_message_of=new)
 
-    async def _adopt_rematch_message(self, interaction: discord.Interaction) -> None:
-        """The rematch's public message is the answer just sent: remember it and start the table."""
-        new = self._pending_rematch.pop(interaction.id)
+    async def _adopt_message(self, interaction: discord.Interaction, new: Table) -> None:
+        """The answer just sent is *new*'s public message: remember it and start the table's tasks."""
         message = await interaction.original_response()
         new.message_id, new.message_posted_ms = message.id, _posted_ms(message.id)
         await self.bot.storage.update_game(new.id, message_id=message.id)
