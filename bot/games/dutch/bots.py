@@ -199,8 +199,8 @@ class PerfectBot(Bot):
 
     def _sure_jump_in(self, view: dict[str, Any], jumps: list[Action]) -> Action | None:
         window = view.get("jump_in")
-        if not jumps or not window:
-            return None
+        if not jumps or not window or window.get("taken"):
+            return None  # a late jump-in only shows the card to everyone (docs/rules/dutch.md §7.6)
         best: tuple[tuple[int, float], Action] | None = None
         for action in jumps:
             card = self.memory.get((action["player"], action["position"]))

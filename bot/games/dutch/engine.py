@@ -314,8 +314,7 @@ class DutchEngine(Engine):
         return out
 
     def _window_open(self) -> bool:
-        return (self.phase == "play" and self.step == "draw" and self.power is None and self.window is not None
-                and not (self.options.variant == "aggressive" and self.window["taken"]))
+        return self.phase == "play" and self.step == "draw" and self.power is None and self.window is not None
 
     def _jump_in_actions(self, player: str) -> list[Action]:
         if not self._window_open():
@@ -583,8 +582,7 @@ class DutchEngine(Engine):
         if type(action["discard"]) is not int or action["discard"] != self.window["number"]:
             raise IllegalAction(f"too late: discard {action['discard']!r} is no longer the one to jump in on "
                                 f"(it is discard {self.window['number']} now)")
-        if aggressive and self.window["taken"]:
-            raise IllegalAction("too late: someone has already jumped in on this discard")
+        late = aggressive and self.window["taken"]
         q, i = self._any_slot(_pos({"player": action["player"], "position": action["position"]}), "jump in")
         if q != player and not aggressive:
             raise IllegalAction("in the passive rules you may jump in only with your own cards")
@@ -594,9 +592,13 @@ class DutchEngine(Engine):
         self.window["taken"] = True
         self._see(card_id, self.players)
         data = {"player": player, "owner": q, "position": i, "card": card.to_json(), "right": right,
-                "discard": self.window["number"], "returned": False}
+                "discard": self.window["number"], "returned": False, "late": late}
         events: list[Event] = []
-        if right:
+        if late and right:
+            # §7.6: right, but someone was first: the card stays where it was, shown to all.
+            data["returned"] = True
+            events.append(Event("jump_in", data))
+        elif right:
             self.hands[q][i] = None
             self.discard.append(card_id)
             events.append(Event("jump_in", data))
@@ -617,12 +619,36 @@ class DutchEngine(Engine):
         return events
 
     def _penalty(self, player: str, count: int) -> list[Event]:
-        """Draw *count* cards face down, unseen, into new slots (fewer if the deck runs out; §7)."""
+        """Draw *count* cards face down, unseen, into new slots (``docs/rules/dutch.md`` §7.3).
+
+        When the deck holds fewer than *count* cards, the discard pile below its top card is first
+        shuffled with the game's RNG into a new deck (a public ``reshuffled`` event), so a wrong
+        jump-in always costs one more card in total. Only when even that cannot supply the cards
+        (a discard pile of one card) does the player draw fewer.
+        """
+        events: list[Event] = []
+        if len(self.deck) < count and len(self.discard) > 1:
+            events.append(self._reshuffle())
         positions = []
         for _ in range(min(count, len(self.deck))):
             self.hands[player].append(self.deck.pop())
             positions.append(len(self.hands[player]) - 1)
-        return [Event("penalty", {"player": player, "positions": positions, "owed": count, "deck": len(self.deck)})]
+        events.append(Event("penalty", {"player": player, "positions": positions, "owed": count,
+                                        "deck": len(self.deck)}))
+        return events
+
+    def _reshuffle(self) -> Event:
+        """Shuffle the discard pile, but its top card, under the deck (``docs/rules/dutch.md`` §7.3).
+
+        The reshuffled cards are face down again: nobody's knowledge of them is kept.
+        """
+        top = self.discard[-1]
+        cards = shuffled(self.discard[:-1], self.rng)
+        for card_id in cards:
+            self.seen.pop(card_id, None)
+        self.deck = cards + self.deck
+        self.discard = [top]
+        return Event("reshuffled", {"deck": len(self.deck), "discard": 1})
 
     # -- the end of a round (§8, §9)
 

@@ -396,26 +396,43 @@ def test_stale_jump_in_for_an_earlier_discard_is_refused():
     assert "too late" in refused(game, "bob", stale)
 
 
-def test_aggressive_second_jump_in_on_one_discard_is_refused():
-    """Aggressive: the first jump-in applied on a discard wins; the second is refused, nothing changes."""
-    game = prepared({"ann": ["5H", "4D"], "bob": ["5S", "2D"], "cat": ["5D", "3H"]}, deck=["5C"],
+def test_aggressive_correct_jump_in_that_comes_second_is_revealed_to_all():
+    """Aggressive: a right jump-in after the discard was taken stays in its position, its face shown to all."""
+    game = prepared({"ann": ["5H", "4D"], "bob": ["5S", "2D"], "cat": ["5D", "3H"]}, deck=["5C", "9C"],
                     variant="aggressive")
     game.apply("ann", DRAW)
     game.apply("ann", DISCARD)
     first, second = jump(game, "bob", 0), jump(game, "cat", 0)
     assert game.contested_resource("bob", first) == game.contested_resource("cat", second) == "jump-in:1"
     game.apply("bob", first)
-    assert "already jumped in" in refused(game, "cat", second)
-    assert game.hands["cat"] == ["5D", "3H"]
+    assert second in game.legal_actions("cat")
+    shown = find(game.apply("cat", second), "jump_in")
+    assert shown.is_public and shown.data["late"] is True and shown.data["right"] is True
+    assert shown.data["returned"] is True and shown.data["card"]["id"] == "5D"
+    assert game.hands["cat"] == ["5D", "3H"] and game.discard[-1] == "5S"
+    assert all(game.has_seen(p, "5D") for p in game.players)
 
 
 def test_aggressive_wrong_jump_in_also_uses_up_the_discard():
-    """Aggressive: one jump-in per discard, right or wrong."""
+    """Aggressive: one jump-in per discard, right or wrong: a right one after it is only revealed."""
     game = prepared({"ann": ["5H", "4D"], "bob": ["5S", "2D"]}, deck=["5C", "8C", "9C"], variant="aggressive")
     game.apply("ann", DRAW)
     game.apply("ann", DISCARD)
     game.apply("bob", jump(game, "bob", 1))
-    refused(game, "ann", jump(game, "ann", 0))
+    shown = find(game.apply("ann", jump(game, "ann", 0)), "jump_in")
+    assert shown.data["late"] and shown.data["returned"] and game.hands["ann"] == ["5H", "4D"]
+
+
+def test_aggressive_late_wrong_jump_in_costs_as_any_wrong_jump_in():
+    """Aggressive: a wrong jump-in after the discard was taken is punished as usual (no free probing)."""
+    game = prepared({"ann": ["5H", "4D"], "bob": ["5S", "2D"], "cat": ["7D", "3H"]}, deck=["5C", "8C", "9C"],
+                    variant="aggressive")
+    game.apply("ann", DRAW)
+    game.apply("ann", DISCARD)
+    game.apply("bob", jump(game, "bob", 0))
+    events = game.apply("cat", jump(game, "cat", 0))
+    assert find(events, "jump_in").data["right"] is False
+    assert game.hands["cat"] == [None, "3H", "8C", "9C"]
 
 
 def test_passive_everyone_may_jump_in_with_many_cards():
@@ -461,16 +478,33 @@ def test_aggressive_jump_in_with_adversary_card_wrong_goes_back_and_jumper_draws
     assert game.view("cat")["hands"][1]["slots"][1] == "back"
 
 
-def test_wrong_jump_in_with_a_short_deck_draws_what_is_left():
-    """A penalty draw takes what is left when the deck has fewer cards than owed."""
-    game = table(deck=["5C", "8H"])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_wrong_jump_in_with_a_short_deck_reshuffles_the_discard_pile_first(variant):
+    """A wrong jump-in always costs one more card: the discard pile below its top is shuffled into the deck."""
+    game = table(deck=["5C", "8H"], variant=variant)
+    game.discard = ["2S", "3S", "4S"]
+    game.seen = {"2S": 0b111, "3S": 0b111, "4S": 0b111}
     game.apply("ann", DRAW)
     game.apply("ann", DISCARD)
     events = game.apply("bob", jump(game, "bob", 1))
-    assert find(events, "penalty").data["positions"] == [4] and game.deck == []
+    assert types(events) == ["jump_in", "reshuffled", "penalty"]
+    assert len(find(events, "penalty").data["positions"]) == 2
+    assert len(game.hands["bob"]) == 6 and game.discard == ["2D"]
+    assert sorted(game.deck + game.hands["bob"][4:]) == sorted(["8H", "2S", "3S", "4S", "5C"])
+    assert not any(game.has_seen("bob", c) for c in game.hands["bob"][4:])
 
 
-# ---------------------------------------------------------------- empty hands
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_wrong_jump_ins_with_an_empty_deck_never_empty_a_hand(variant):
+    """Jumping in wrongly with every card at the end of the deck makes the hand grow, never score 0."""
+    game = prepared({"ann": ["9H"], "bob": ["2S"]}, deck=["5C"], variant=variant)
+    game.discard = ["3S", "4S", "6S", "7S", "8S"]
+    game.apply("ann", DRAW)
+    game.apply("ann", DISCARD)
+    assert game.deck == []
+    game.apply("bob", jump(game, "bob", 0))
+    assert len([c for c in game.hands["bob"] if c is not None]) == 2
+    assert game.legal_actions("bob") and {"type": "draw"} in game.legal_actions("bob")
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
