@@ -919,7 +919,7 @@ class SpellingTheSuit(_NumberPair):
 class CrossingTheDelaware(Scenario):
     """Crossing the Delaware (§6.4): the two cards in sequence (cyclic: K-A-2 counts).
 
-    The higher card's player (Ace highest) draws two: unless one is a rank in play, one extends
+    The higher card's player (:meth:`advantaged`: the 2 above the Ace, the Ace above the King) draws two: unless one is a rank in play, one extends
     the straight at either end, or the two are in sequence themselves, the lower card wins.
     Otherwise the advantaged player wins, and the loser keeps drawing into the pot while the
     cards play (a rank present or extending the straight), stopping after two misses in a row
@@ -939,8 +939,26 @@ class CrossingTheDelaware(Scenario):
         """Whether *rank* is already present in *straight* or extends it at an end."""
         return rank in straight or any(_cyclic_next(rank, r) for r in straight)
 
+    @staticmethod
+    def advantaged(pair: Pair) -> int:
+        """The side whose card is higher in the sequence (``docs/rules/blitzkrieg.md`` §6.4).
+
+        A crossing is not a plain battle: next to a 2 the Ace counts 1, so the 2 is higher; next
+        to a King the Ace sits above it. Otherwise the higher rank.
+
+        >>> from bot.engine.cards import Card
+        >>> CrossingTheDelaware.advantaged((Card(1, "S"), Card(2, "H")))
+        1
+        >>> CrossingTheDelaware.advantaged((Card(1, "S"), Card(13, "H")))
+        0
+        """
+        a, b = pair[0].rank, pair[1].rank
+        if {a, b} == {1, 13}:
+            return 0 if a == 1 else 1
+        return 0 if a > b else 1
+
     def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
-        high = 0 if beats(pair[0], pair[1]) else 1
+        high = self.advantaged(pair)
         low = 1 - high
         straight = {pair[0].rank, pair[1].rank}
         two = field.draw_many(high, 2)

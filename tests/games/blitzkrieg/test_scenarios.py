@@ -122,6 +122,22 @@ def test_delaware_is_cyclic_king_against_ace() -> None:
     assert taker(events) == ANN  # the Ace's 3 and 9 do not play with K-A, nor with each other
 
 
+def test_delaware_ace_against_two_the_two_is_higher() -> None:
+    """§6.4 ruling: A–2 is a sequence only because the Ace counts 1, so the 2's player draws two."""
+    game = stacked("AS 5C 9D", "2H 7D 10C")
+    events = battle(game)
+    assert fired(events) == ["crossing-the-delaware"]
+    assert taker(events) == ANN  # the 2's 7 and 10 do not play with A-2: the lower card (the Ace) wins
+
+
+def test_delaware_ace_against_two_the_two_crosses() -> None:
+    """§6.4 ruling: the 2's player draws a 3, which extends A-2: the 2's player crosses and wins."""
+    game = stacked("AS 6D 9S 4C", "2H 3C 8C")
+    events = battle(game)
+    assert fired(events) == ["crossing-the-delaware"]
+    assert taker(events) == BOB
+
+
 # ------------------------------------------------------------------ §6.5 Napoleon
 
 
