@@ -115,7 +115,7 @@ def run_simulation(kind: str, argv: Sequence[str], out: typing.TextIO | None = N
     """Run ``parlor simulate KIND`` with *argv*, printing to *out* (default stdout); returns the exit status."""
     out = out or sys.stdout
     from bot.engine import game_module
-    from bot.engine.simulate import SimulationError, bot_classes_for, figures_of, play_game, summarize
+    from bot.engine.simulate import bot_classes_for, figures_of, play_game, summarize
 
     parser = simulate_parser(kind)
     args = parser.parse_args(argv)
@@ -135,24 +135,21 @@ def run_simulation(kind: str, argv: Sequence[str], out: typing.TextIO | None = N
     try:
         for i in range(args.games):
             seed = args.seed + i
-            try:
-                rec = play_game(engine_cls, players, seed=seed, options=options,
-                                bot_classes=bot_classes_for(module, args.bot, args.players),
-                                figures=figures_of(module))
-            except SimulationError as exc:
-                print(f"parlor simulate: game {i + 1} (seed {seed}) failed: {exc}", file=sys.stderr)
-                return 1
+            rec = play_game(engine_cls, players, seed=seed, options=options,
+                            bot_classes=bot_classes_for(module, args.bot, args.players),
+                            figures=figures_of(module))
             records.append(rec)
-            result = rec.engine.result()
+            result = None if rec.stopped else rec.engine.result()
             winners = [rec.engine.seat_of(p) for p in result.winners] if result else []
             line = {"game": i + 1, "seed": seed, "actions": rec.actions, "refused": rec.refused,
                     "sim_seconds": round(rec.sim_ms / 1000, 1), "winning_seats": winners,
-                    "scores": dict(result.scores) if result else {}, **rec.figures}
+                    "scores": dict(result.scores) if result else {}, "stopped": rec.stopped, **rec.figures}
             if args.json:
                 print(json.dumps(line), file=out)
             else:
                 figs = " ".join(f"{k}={_fmt(v)}" for k, v in rec.figures.items())
-                print(f"game {i + 1:>4} seed {seed}: {rec.actions} actions, winner seat(s) {winners}, "
+                outcome = f"STOPPED ({rec.stopped})" if rec.stopped else f"winner seat(s) {winners}"
+                print(f"game {i + 1:>4} seed {seed}: {rec.actions} actions, {outcome}, "
                       f"{rec.sim_ms / 1000:.0f} s simulated{' | ' + figs if figs else ''}", file=out)
             if replay is not None:
                 replay.write(json.dumps(rec.engine.log()) + "\n")
@@ -167,6 +164,8 @@ def run_simulation(kind: str, argv: Sequence[str], out: typing.TextIO | None = N
         print(f"\n{summary['games']} games of {engine_cls.title or kind}, {args.players} x {args.bot} bot", file=out)
         print(f"actions: {summary['actions']} (mean {summary['actions'] / max(1, summary['games']):.1f} per game), "
               f"refused as stale: {summary['refused']}", file=out)
+        if summary["stopped"]:
+            print(f"stopped at a safety limit: {summary['stopped']} game(s)", file=out)
         print("wins per seat: " + ", ".join(f"seat {s}: {n}" for s, n in summary["wins_per_seat"].items()), file=out)
         for name, fig in summary["figures"].items():
             print(f"{name}: total {_fmt(fig['total'])}, mean {_fmt(fig['mean'])}", file=out)

@@ -22,11 +22,7 @@ from typing import Any
 from bot.engine.bots import Bot
 from bot.engine.core import Action, Engine, Event, IllegalAction
 
-__all__ = ["GameRecord", "SimulationError", "play_game", "summarize"]
-
-
-class SimulationError(RuntimeError):
-    """A simulated game broke an engine invariant (it ran past ``max_actions``, or no one could act)."""
+__all__ = ["GameRecord", "play_game", "summarize"]
 
 
 @dataclass
@@ -47,6 +43,10 @@ class GameRecord:
         Simulated duration in milliseconds.
     figures:
         The game's own per-game figures.
+    stopped:
+        ``None`` for a game that ended by its rules; otherwise why the simulator stopped it at a
+        safety limit (past ``max_actions``, or no bot could move). The run goes on with the next
+        game, and the game is reported as stopped, never counted as won.
     """
 
     engine: Engine
@@ -55,6 +55,7 @@ class GameRecord:
     refused: int = 0
     sim_ms: int = 0
     figures: dict[str, float] = field(default_factory=dict)
+    stopped: str | None = None
 
 
 def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
@@ -77,10 +78,11 @@ def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
     figures:
         Optional ``figures(engine, events) -> dict`` of the game package.
 
-    Raises
-    ------
-    SimulationError
-        The game ran past ``engine_cls.max_actions`` or no bot could move.
+    Returns
+    -------
+    GameRecord
+        The game; a game stopped at a safety limit (past ``engine_cls.max_actions``, or no bot
+        could move) has :attr:`GameRecord.stopped` set instead of raising.
     """
     engine = engine_cls.new(players, seed=seed, options=options)
     bots = {p: cls(p, Random(seed * 1_000_003 + i * 7919 + 1))
@@ -104,7 +106,8 @@ def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
             bot.observe(visible)
     while not engine.is_over:
         if record.actions > engine_cls.max_actions:
-            raise SimulationError(f"{engine_cls.kind} seed {seed}: no end after {record.actions} actions")
+            record.stopped = f"no end after {record.actions} actions"
+            break
         for player in players:
             if player in plans:
                 continue
@@ -119,11 +122,13 @@ def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
             idle_rounds += 1
             waiting = engine.to_act()
             if not waiting or idle_rounds > 3:
-                raise SimulationError(f"{engine_cls.kind} seed {seed}: no bot can move and the game is not over")
+                record.stopped = "no bot can move and the game is not over"
+                break
             player = waiting[0]
             action = engine.timeout_action(player)
             if action is None:
-                raise SimulationError(f"{engine_cls.kind} seed {seed}: {player} has no timeout action")
+                record.stopped = f"{player} has no timeout action"
+                break
             plans[player] = (clock + bots[player].delay_ms(), action)
             continue
         idle_rounds = 0
@@ -156,12 +161,15 @@ def summarize(records: Sequence[GameRecord]) -> dict[str, Any]:
     Returns
     -------
     dict
-        ``{"games", "actions", "refused", "wins_per_seat", "figures": {name: {"total", "mean"}}}``
-        where a win shared by several seats counts for each of them.
+        ``{"games", "actions", "refused", "stopped", "wins_per_seat", "figures": {name: {"total", "mean"}}}``
+        where a win shared by several seats counts for each of them and ``stopped`` counts the
+        games the simulator stopped at a safety limit (their figures still count, their wins do not).
     """
     wins: dict[int, int] = {}
     totals: dict[str, float] = {}
     for rec in records:
+        if rec.stopped is not None:
+            continue
         result = rec.engine.result()
         if result is not None:
             for p in result.winners:
@@ -174,6 +182,7 @@ def summarize(records: Sequence[GameRecord]) -> dict[str, Any]:
         "games": len(records),
         "actions": sum(r.actions for r in records),
         "refused": sum(r.refused for r in records),
+        "stopped": sum(1 for r in records if r.stopped is not None),
         "wins_per_seat": {str(seat): wins.get(seat, 0) for seat in range(len(records[0].engine.players))}
         if records else {},
         "figures": {name: {"total": total, "mean": round(total / n, 3)} for name, total in totals.items()},

@@ -40,3 +40,18 @@ def test_global_random_does_not_matter(kind: str) -> None:
 def test_views_never_show_hidden_cards(kind: str) -> None:
     """No player's view, nor the public view, contains a card hidden from it."""
     conformance.check_views_hide_cards(ENGINES[kind], range(3))
+
+
+def test_simulator_reports_a_game_stopped_at_its_safety_limit_and_goes_on():
+    """A game past max_actions is reported as stopped (not won), and the run goes on with the next."""
+    from bot.engine.simulate import bot_classes_for, play_game, summarize
+    from bot.games import dutch_blitz
+
+    class Short(dutch_blitz.ENGINE):  # type: ignore[misc,valid-type]
+        max_actions = 50
+
+    bots = bot_classes_for(dutch_blitz, None, 2)
+    records = [play_game(Short, ["a", "b"], seed=s, bot_classes=bots) for s in (1, 2)]
+    assert all(r.stopped and "no end after" in r.stopped for r in records)
+    summary = summarize(records)
+    assert summary["stopped"] == 2 and sum(summary["wins_per_seat"].values()) == 0

@@ -919,7 +919,8 @@ class SpellingTheSuit(_NumberPair):
 class CrossingTheDelaware(Scenario):
     """Crossing the Delaware (§6.4): the two cards in sequence (cyclic: K-A-2 counts).
 
-    The higher card's player (:meth:`advantaged`: the 2 above the Ace, the Ace above the King) draws two: unless one is a rank in play, one extends
+    The higher card's player (:meth:`advantaged`: the 2 above the Ace, the Ace above the King)
+    draws two: unless one is a rank in play, one extends
     the straight at either end, or the two are in sequence themselves, the lower card wins.
     Otherwise the advantaged player wins, and the loser keeps drawing into the pot while the
     cards play (a rank present or extending the straight), stopping after two misses in a row

@@ -534,13 +534,15 @@ class DutchBlitz(Engine):
         events = [Event("hand_end", {**ending, "scores": detail, "totals": dict(self.totals)})]
         best = max(self.totals.values())
         leaders = [p for p in self.players if self.totals[p] == best]
-        if best >= self.options.target and len(leaders) == 1:
+        decided = best >= self.options.target or self.hand_number >= self.options.max_hands
+        if decided and len(leaders) == 1:
             self.phase = OVER
-            events.append(Event("game_over", {"winners": leaders, "totals": dict(self.totals)}))
+            why = "target" if best >= self.options.target else "max_hands"
+            events.append(Event("game_over", {"winners": leaders, "totals": dict(self.totals), "why": why}))
         else:
             self.phase = BETWEEN
             self.ready = set()
-            if best >= self.options.target:
+            if decided:
                 events.append(Event("tie_at_top", {"players": leaders, "total": best}))
         return events
 

@@ -5,7 +5,7 @@ rulings' (``../shared/rules/README.md``, "Dutch Blitz"). The simulator's CLI tur
 a ``--<name>`` flag (underscores become dashes).
 
 >>> DutchBlitzOptions()
-DutchBlitzOptions(target=75, move_post_stacks=False, stuck_seconds=60)
+DutchBlitzOptions(target=75, move_post_stacks=False, stuck_seconds=60, max_hands=30)
 >>> DutchBlitzOptions(target=0)
 Traceback (most recent call last):
 ...
@@ -39,6 +39,11 @@ class DutchBlitzOptions:
         The engine cannot see the clock: the table keeps this timer and applies ``end_hand``;
         0 turns the stuck rule off, and then the engine lists ``end_hand`` only for a dead hand
         in which nobody can move at all.
+    max_hands:
+        Hands (int, 1 to 1000) after which the highest total wins even if nobody has reached
+        ``target``; a tie at the top plays one more hand (``docs/rules/dutch-blitz.md`` §9, ruling
+        *option* ``max_hands``, default 30). With many players the totals can drift below zero,
+        and without this limit such a game might never end.
 
     Raises
     ------
@@ -49,6 +54,7 @@ class DutchBlitzOptions:
     target: int = 75
     move_post_stacks: bool = False
     stuck_seconds: int = 60
+    max_hands: int = 30
 
     def __post_init__(self) -> None:
         if isinstance(self.target, bool) or not isinstance(self.target, int) or not 1 <= self.target <= 10_000:
@@ -61,3 +67,6 @@ class DutchBlitzOptions:
                 f"option stuck_seconds must be a whole number of seconds from 0 (rule off) to 3600, "
                 f"got {self.stuck_seconds!r}"
             )
+        if (isinstance(self.max_hands, bool) or not isinstance(self.max_hands, int)
+                or not 1 <= self.max_hands <= 1000):
+            raise ValueError(f"option max_hands must be a whole number of hands from 1 to 1000, got {self.max_hands!r}")

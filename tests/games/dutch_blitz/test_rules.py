@@ -58,6 +58,8 @@ def test_nine_players_are_refused():
     ({"move_post_stacks": "yes"}, "move_post_stacks"),
     ({"stuck_seconds": -1}, "stuck_seconds"),
     ({"stuck_seconds": 1.5}, "stuck_seconds"),
+    ({"max_hands": 0}, "max_hands"),
+    ({"max_hands": True}, "max_hands"),
 ])
 def test_bad_options_are_refused_naming_the_option(options, name):
     """Options are validated; the error names the option and the bad value."""
@@ -66,9 +68,9 @@ def test_bad_options_are_refused_naming_the_option(options, name):
 
 
 def test_default_options_follow_the_rules():
-    """target 75, whole Post piles may not move, stuck rule after 60 s."""
+    """target 75, whole Post piles may not move, stuck rule after 60 s, at most 30 hands."""
     options = new_game().options
-    assert (options.target, options.move_post_stacks, options.stuck_seconds) == (75, False, 60)
+    assert (options.target, options.move_post_stacks, options.stuck_seconds, options.max_hands) == (75, False, 60, 30)
 
 
 # ---------------------------------------------------------------- §3 Dutch piles
@@ -490,6 +492,38 @@ def test_the_target_option_sets_the_winning_total():
     lay(game, 0, blitz="0R1", posts=["0B7"])
     game.apply("p0", {"type": "dutch", "from": "blitz", "pile": None})
     assert game.phase == OVER
+
+
+def test_max_hands_the_highest_total_wins_without_reaching_the_target():
+    """Ruling max_hands: after that many hands the highest total wins even below the target."""
+    game = new_game(max_hands=3)
+    game.hand_number = 3
+    game.totals = {"p0": -40, "p1": -60}
+    lay(game, 0, blitz="0R1", posts=["0B7"])
+    events = game.apply("p0", {"type": "dutch", "from": "blitz", "pile": None})
+    assert game.phase == OVER and game.result().winners == ("p0",)
+    assert events[-1].type == "game_over" and events[-1].data["why"] == "max_hands"
+
+
+def test_max_hands_before_the_limit_the_game_goes_on():
+    """Ruling max_hands: one hand short of the limit, below the target, the game goes on."""
+    game = new_game(max_hands=3)
+    game.hand_number = 2
+    lay(game, 0, blitz="0R1", posts=["0B7"])
+    game.apply("p0", {"type": "dutch", "from": "blitz", "pile": None})
+    assert game.phase == BETWEEN
+
+
+def test_max_hands_a_tie_at_the_top_plays_one_more_hand():
+    """Ruling max_hands: a tie on the highest total after the last hand plays another hand."""
+    game = new_game(max_hands=3)
+    game.hand_number = 3
+    game.totals = {"p0": 9, "p1": 12}
+    lay(game, 0, blitz="0R1", posts=["0B7"])
+    lay(game, 1, blitz="1B9", posts=["1B7"])
+    events = game.apply("p0", {"type": "dutch", "from": "blitz", "pile": None})
+    assert game.totals == {"p0": 10, "p1": 10} and game.phase == BETWEEN
+    assert events[-1].type == "tie_at_top"
 
 
 # ---------------------------------------------------------------- §11 between hands
