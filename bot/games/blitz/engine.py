@@ -559,13 +559,32 @@ class BlitzEngine(Engine):
             },
         }
         if player is not None:
-            half = self._value(player)
             view["hand"] = [_json(c) for c in self.hands[player]]
-            view["hand_value"] = {"half_points": half, "points": half_to_points(half)}
+            view.update(self._hand_value_view(player))
             # The card just taken from the discard pile is named only to its holder: in anyone
             # else's view it would be the id of a card in a hidden hand.
             view["must_keep"] = self.taken_from_discard if player == self.turn else None
         return view
+
+    def _hand_value_view(self, player: str) -> dict[str, Any]:
+        """The value fields of *player*'s own view (``docs/rules/blitz.md`` §1, §5).
+
+        A hand is valued as three cards. With three cards: ``hand_value``. In the middle of a
+        turn, with a fourth card drawn: ``hand_value`` is the best value the player can keep
+        after one legal discard, ``best_discard`` the card (JSON) whose discard keeps it, and
+        ``after_discard`` maps each card id the player may discard to the hand's value after
+        discarding it (values are ``{"half_points", "points"}``). Never the sum of four cards.
+        """
+        def value(cards: list[Card]) -> dict[str, int | float]:
+            half = hand_value(cards, three_of_a_kind_half=self.options.three_of_a_kind_half)
+            return {"half_points": half, "points": half_to_points(half)}
+
+        cards = self.hands[player]
+        if len(cards) <= 3:
+            return {"hand_value": value([CARDS[c] for c in cards]), "best_discard": None, "after_discard": None}
+        after = {c: value([CARDS[k] for k in cards if k != c]) for c in cards if c != self.taken_from_discard}
+        best = max(after, key=lambda c: after[c]["half_points"])
+        return {"hand_value": after[best], "best_discard": _json(best), "after_discard": after}
 
     def _drew_from(self) -> str | None:
         """Where the player to act drew from this turn (``None`` before drawing)."""

@@ -440,6 +440,25 @@ def test_player_view_shows_own_cards_only() -> None:
     assert "KH" not in str(view) and "QS" not in str(view)
 
 
+def test_mid_turn_hand_value_is_the_best_three_card_value_not_four() -> None:
+    """§1, §5: with A♠ K♠ 5♠ and a drawn Q♠ the view shows 31 (discard the 5♠), never 36."""
+    game = position(n=2, hands={"p0": "AS KS 5S", "p1": "2H 3H 4H"}, stock_top="QS")
+    game.apply("p0", {"type": "draw", "source": "stock"})
+    view = game.view("p0")
+    assert view["hand_value"] == {"half_points": 62, "points": 31}
+    assert view["best_discard"]["id"] == "5S"
+    assert {c: v["points"] for c, v in view["after_discard"].items()} == {"AS": 25, "KS": 26, "5S": 31, "QS": 26}
+
+
+def test_mid_turn_hand_value_leaves_out_the_card_that_must_be_kept() -> None:
+    """§3, §5: the card just taken from the discard pile cannot be discarded, so it is never the best discard."""
+    game = position(n=2, hands={"p0": "2S 3S 9D", "p1": "2H 3H 4H"}, discard="4D")
+    game.apply("p0", {"type": "draw", "source": "discard"})
+    view = game.view("p0")
+    assert "4D" not in view["after_discard"]
+    assert view["hand_value"]["points"] == 13 and view["best_discard"]["id"] in {"2S", "3S"}
+
+
 def test_public_view_shows_table_state_and_no_hand() -> None:
     """The public view shows the discard pile, stock count, lives, the knocker and whose turn, but no hand."""
     game = position(hands=FOUR, discard="3C 7D")
