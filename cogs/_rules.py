@@ -13,8 +13,9 @@ SUMMARIES: dict[str, str] = {
         "**Wood pile** are playable. Build your Post piles downward, alternating boys (🟥🟦) and girls "
         "(🟨🟩); an emptied Post pile is refilled from your Blitz pile. **Flip** turns three cards from your "
         "hand onto the Wood pile. The hand ends the moment someone empties their Blitz pile (**Blitz!**): "
-        "+1 for each of your cards on the Dutch piles, −2 for each card left in your Blitz pile. First to "
-        "the target (75) wins; a tie at the top plays another hand. Two players on one pile: the earlier "
+        "+1 for each of your cards on the Dutch piles, −2 for each card left in your Blitz pile. The game "
+        "ends after the hand in which someone reaches the target (75), or after 30 hands: the **highest "
+        "total** wins; a tie at the top plays another hand. Two players on one pile: the earlier "
         "Discord timestamp wins, the other keeps their card."
     ),
     "blitzkrieg": (
@@ -28,10 +29,13 @@ SUMMARIES: dict[str, str] = {
     "dutch": (
         "A memory game. Everyone holds face-down cards and looks at two of them once at the start; after "
         "that you must remember. On your turn draw a card, then discard it or swap it blind into your hand. "
-        "Discarded powers: **J** look at any card, **Q** swap any two cards unseen, **K** two looks or swaps. "
+        "Discarded powers: **J** look at any card, **Q** swap any two cards unseen, **K** two looks or swaps "
+        "(passive rules: any discarded J, Q or K; aggressive rules: only one drawn and discarded at once). "
         "After any discard anyone may **jump in** with a card of the same rank (right: it is gone; wrong: "
-        "you draw). Passive rules: call **Dutch** when you think you are lowest; everyone else gets one more "
-        "turn. Lowest hand wins (Ace 1, faces 10, Joker −1); rounds add up to 100."
+        "it is shown and you draw two). Aggressive rules: only the fastest jump-in counts, and you may jump "
+        "in with an adversary's card; play ends with the deck. Passive rules: call **Dutch** when you think "
+        "you are lowest; everyone else gets one more turn. Lowest hand wins (Ace 1, faces 10, Joker −1); "
+        "rounds add up to 100."
     ),
     "blitz": (
         "Thirty-one. Each player holds three cards; a hand is worth its best one-suit total (Ace 11, faces "
