@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from bot.engine.core import Action, Event
 
-__all__ = ["Bot", "Pacing"]
+__all__ = ["Bot", "Pacing", "RandomBot"]
 
 
 class Pacing:
@@ -97,3 +97,20 @@ class Bot:
     def delay_ms(self) -> int:
         """How long this bot takes to make its next move, in milliseconds."""
         return self.pacing.draw(self.rng)
+
+
+class RandomBot(Bot):
+    """The floor of every strength table: picks uniformly among its legal actions.
+
+    Actions whose type is in :attr:`avoid` (the moves a table keeps for its host, such as ending
+    a hand) are left out unless nothing else is legal. Games subclass it to set :attr:`avoid`.
+    """
+
+    name = "random"
+    avoid: ClassVar[frozenset[str]] = frozenset()
+    """Action types a random player leaves alone while anything else is legal."""
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action | None:
+        """Any legal action not in :attr:`avoid`, by the bot's own RNG."""
+        choices = [a for a in legal if a["type"] not in self.avoid] or list(legal)
+        return dict(self.rng.choice(choices))

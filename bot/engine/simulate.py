@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from bot.engine.bots import Bot
+from bot.engine.bots import Bot, Pacing
 from bot.engine.core import Action, Engine, Event, IllegalAction
 
-__all__ = ["GameRecord", "play_game", "summarize"]
+__all__ = ["GameRecord", "Match", "head_to_head", "play_game", "summarize"]
 
 
 @dataclass
@@ -153,6 +153,65 @@ def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
     if figures is not None:
         record.figures = dict(figures(engine, record.events))
     return record
+
+
+@dataclass(frozen=True)
+class Match:
+    """The outcome of :func:`head_to_head`: games won by each side, shared, and stopped.
+
+    A game whose winners include both sides (a shared win) counts in ``shared``; a game stopped at
+    a safety limit counts in ``stopped`` and in neither side's wins.
+    """
+
+    a: str
+    b: str
+    games: int
+    a_wins: int
+    b_wins: int
+    shared: int
+    stopped: int
+
+    @property
+    def a_rate(self) -> float:
+        """Side a's share of the decided games (0.0 to 1.0), a shared win counting half."""
+        decided = self.games - self.stopped
+        return (self.a_wins + self.shared / 2) / decided if decided else 0.0
+
+
+def head_to_head(engine_cls: type[Engine], a: type[Bot], b: type[Bot], *, games: int, seed: int = 1,
+                 options: Any = None, pacing: Pacing | None = None, seats: int = 2) -> Match:
+    """Play *games* bot-only games of bot class *a* against *b* and count the wins.
+
+    Seats alternate between the two classes and the first seat rotates from game to game, so
+    neither side keeps a seat advantage. With *seats* > 2 the classes alternate around the
+    table (a, b, a, b, …). With *pacing* (milliseconds) both sides react at the same speed, so
+    the table measures strategy alone; without it each class keeps its own default pacing.
+
+    Returns
+    -------
+    Match
+        Side *a* wins a game when every winner plays *a*; likewise *b*; otherwise it is shared.
+    """
+    if pacing is not None:
+        a = type(a.__name__, (a,), {"default_pacing": pacing})
+        b = type(b.__name__, (b,), {"default_pacing": pacing})
+    players = [f"seat{i}" for i in range(seats)]
+    a_wins = b_wins = shared = stopped = 0
+    for g in range(games):
+        classes = [a if (i + g) % 2 == 0 else b for i in range(seats)]
+        record = play_game(engine_cls, players, seed=seed + g, bot_classes=classes, options=options)
+        result = record.engine.result() if record.stopped is None else None
+        if result is None:
+            stopped += 1
+            continue
+        sides = {classes[players.index(p)] for p in result.winners}
+        if sides == {a}:
+            a_wins += 1
+        elif sides == {b}:
+            b_wins += 1
+        else:
+            shared += 1
+    return Match(a.name, b.name, games, a_wins, b_wins, shared, stopped)
 
 
 def summarize(records: Sequence[GameRecord]) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.engine.bots import Bot, Pacing
+from bot.engine.bots import RandomBot as BaseRandomBot
 from bot.engine.core import Action, Event
 
 __all__ = ["HouseBot", "RandomBot", "figures", "COLD_WAR_CHALLENGE_AT"]
@@ -43,14 +44,8 @@ class HouseBot(Bot):
         return dict(self.rng.choice(list(legal)))
 
 
-class RandomBot(Bot):
+class RandomBot(BaseRandomBot):
     """Picks uniformly among its legal actions (a yardstick for the house bot)."""
-
-    name = "random"
-
-    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action | None:
-        """Any legal action, by the bot's own RNG."""
-        return dict(self.rng.choice(list(legal)))
 
 
 def figures(engine: Any, events: Sequence[Event]) -> dict[str, int | float]:

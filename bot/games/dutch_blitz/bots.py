@@ -16,9 +16,10 @@ from random import Random
 from typing import Any, ClassVar
 
 from bot.engine.bots import Bot, Pacing
+from bot.engine.bots import RandomBot as BaseRandomBot
 from bot.engine.core import Action, Event
 
-__all__ = ["DutchBlitzBot", "GreedyBot", "EasyBot", "BOTS"]
+__all__ = ["DutchBlitzBot", "GreedyBot", "EasyBot", "RandomBot", "BOTS"]
 
 _SOURCE_RANK = {"blitz": 0, "wood": 2}
 
@@ -128,34 +129,38 @@ class GreedyBot(DutchBlitzBot):
 
 
 class EasyBot(DutchBlitzBot):
-    """A relaxed player: slower, overlooks some plays and rarely builds Post piles (§3–§8).
+    """A relaxed player: slower than ``greedy`` and less thorough, but sensible (§3–§8).
 
-    It plays a Dutch-pile move it sees (from the Blitz pile first), but overlooks each one with
-    probability ``overlook``; it builds a Blitz card onto a Post pile only half of the time;
-    otherwise it flips. Stuck, it shifts once and ends the hand after a few turnovers.
+    It always sees a Dutch-pile play from its Blitz pile and overlooks each other Dutch-pile play
+    with probability ``overlook``; it builds its Blitz card onto a Post pile whenever it can (that
+    is how a Blitz pile empties) but makes none of ``greedy``'s cleverer Post-pile moves (moving
+    Post piles to refill them, Wood cards that free the Blitz card). Otherwise it flips; stuck, it
+    shifts once and ends the hand after a few turnovers. It beats random play clearly and loses
+    to ``greedy`` (figures in ``docs/rules/dutch-blitz.md`` §14).
 
     Parameters
     ----------
     player, rng:
         See :class:`~bot.engine.bots.Bot`.
     pacing:
-        Reaction time in milliseconds; default median 1500 ms.
+        Reaction time in milliseconds; default median 1000 ms.
     """
 
     name = "easy"
-    default_pacing = Pacing(median_ms=1500.0, spread=0.45, minimum_ms=400.0, maximum_ms=6000.0)
-    overlook: ClassVar[float] = 0.3
+    default_pacing = Pacing(median_ms=1000.0, spread=0.4, minimum_ms=300.0, maximum_ms=5000.0)
+    overlook: ClassVar[float] = 0.1
     stuck_turnovers = 4
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action | None:
         """Pick a move as described above; ``ready`` between hands."""
         if view["phase"] != "play":
             return self._between_hands(legal)
-        dutch = [a for a in legal if a["type"] == "dutch" and self.rng.random() >= self.overlook]
+        dutch = [a for a in legal if a["type"] == "dutch"
+                 and (a["from"] == "blitz" or self.rng.random() >= self.overlook)]
         if dutch:
             return min(dutch, key=lambda a: _source_rank(a["from"]))
         builds = [a for a in legal if a["type"] == "post" and a["from"] == "blitz"]
-        if builds and self.rng.random() < 0.5:
+        if builds:
             return builds[0]
         stuck = self._stuck_moves(legal)
         if stuck is not None:
@@ -163,6 +168,12 @@ class EasyBot(DutchBlitzBot):
         if {"type": "flip"} in legal:
             return {"type": "flip"}
         return {"type": "end_hand"} if {"type": "end_hand"} in legal else None
+
+
+class RandomBot(BaseRandomBot):
+    """Random play, the floor of the strength table: any legal move but the host's (§11, §8)."""
+
+    avoid = frozenset({"end_hand", "next_hand"})
 
 
 def _is_boy(card: dict[str, Any]) -> bool:

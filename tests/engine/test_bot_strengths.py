@@ -1,0 +1,42 @@
+"""Bot strengths are ordered: each beats the one below it, and the weakest beats random play.
+
+A modest bar over a fixed seeded sample (the full table with many more games is
+``bench/bot_strengths.py``; the figures are in each rules page's bots section). Blitzkrieg has
+one strength: its few choices do not change the odds measurably, so there is no order to guard.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine.bots import RandomBot
+from bot.engine.simulate import head_to_head
+from bot.games import blitz, dutch, dutch_blitz
+from bot.games.dutch_blitz.bots import RandomBot as DutchBlitzRandom
+
+BAR = 0.6
+
+CASES = [
+    pytest.param(dutch_blitz.ENGINE, dutch_blitz.BOTS["greedy"], dutch_blitz.BOTS["easy"], {"target": 30}, 24,
+                 id="dutch-blitz-greedy-over-easy"),
+    pytest.param(dutch_blitz.ENGINE, dutch_blitz.BOTS["easy"], DutchBlitzRandom, {"target": 30}, 24,
+                 id="dutch-blitz-easy-over-random"),
+    pytest.param(dutch.ENGINE, dutch.BOTS["perfect"], dutch.BOTS["forgetful"], {"variant": "passive", "target": 50},
+                 30, id="dutch-passive-perfect-over-forgetful"),
+    pytest.param(dutch.ENGINE, dutch.BOTS["forgetful"], RandomBot, {"variant": "passive", "target": 50}, 30,
+                 id="dutch-passive-forgetful-over-random"),
+    pytest.param(dutch.ENGINE, dutch.BOTS["perfect"], dutch.BOTS["forgetful"], {"variant": "aggressive"}, 60,
+                 id="dutch-aggressive-perfect-over-forgetful"),
+    pytest.param(dutch.ENGINE, dutch.BOTS["forgetful"], RandomBot, {"variant": "aggressive"}, 30,
+                 id="dutch-aggressive-forgetful-over-random"),
+    pytest.param(blitz.ENGINE, blitz.BOTS["heuristic"], blitz.BOTS["easy"], None, 60, id="blitz-heuristic-over-easy"),
+    pytest.param(blitz.ENGINE, blitz.BOTS["easy"], RandomBot, None, 30, id="blitz-easy-over-random"),
+]
+
+
+@pytest.mark.parametrize(("engine", "stronger", "weaker", "options", "games"), CASES)
+def test_stronger_bot_beats_the_one_below_it(engine, stronger, weaker, options, games) -> None:
+    """At each bot's own default speed, the stronger side wins clearly more than half the games."""
+    match = head_to_head(engine, stronger, weaker, games=games, seed=11, options=options)
+    assert match.stopped == 0
+    assert match.a_rate >= BAR, match
