@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import pkgutil
+import re
 import signal
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
@@ -84,6 +85,13 @@ class ParlorTree(app_commands.CommandTree):
         if isinstance(original, TableError):  # a refusal written for the user
             await answer_error(interaction, str(original))
             return
+        if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+            # Discord still shows a command this version no longer has, or has changed: not a bug.
+            name = getattr(error, "name", None) or (interaction.data or {}).get("name", "?")
+            log.warning("stale slash command /%s used (%s); run `parlor sync`", name, type(error).__name__)
+            await answer_error(interaction, f"This command has changed since it was last registered — ask a server "
+                                            f"admin to run `parlor sync`, then try `/{name}` again.")
+            return
         if isinstance(error, app_commands.CheckFailure):
             await answer_error(interaction, f"You can't use this here: {error}")
             return
@@ -117,10 +125,14 @@ class ParlorBot(commands.Bot):
                  restore_tables: bool = True, **kwargs: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        # Mentions ping users only (a turn warning), never @everyone or roles; a re-posted table
+        # message sets none at all.
+        kwargs.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False, users=True))
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, tree_cls=ParlorTree,
                          help_command=None, **kwargs)
         self.config = config
         self.storage = storage
+        self._templates: dict[type[Any], re.Pattern[str]] = {}
         self._extensions_to_load = load_cogs
         self._restore_tables = restore_tables
         from bot.tables import TableService
@@ -139,6 +151,35 @@ class ParlorBot(commands.Bot):
             restored = await self.tables.restore()
             if restored:
                 log.info("restored %d table(s) after a restart", restored)
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Register persistent components, remembering their custom id templates (see :meth:`on_interaction`)."""
+        super().add_dynamic_items(*items)
+        for item in items:
+            self._templates[item] = item.__discord_ui_compiled_template__
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Unregister persistent components."""
+        super().remove_dynamic_items(*items)
+        for item in items:
+            self._templates.pop(item, None)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer a click on a ``parlor:`` component that no registered component understands.
+
+        A garbled custom id, or one of a future or retired format, would otherwise get no answer
+        and Discord would show "This interaction failed" (``docs/tables.md``, "Custom ids").
+        """
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if not custom_id.startswith("parlor:"):
+            return
+        if any(t.fullmatch(custom_id) for t in self._templates.values()):
+            return
+        log.info("unknown component custom id %r", custom_id[:100])
+        await answer_error(interaction, "This button is no longer valid. Use the buttons on the table's current "
+                                        "message, or `/table board` in the table's thread.")
 
     async def close(self) -> None:
         """Stop the tables' tasks, then disconnect (the database is closed by ``run_bot``)."""

@@ -146,6 +146,10 @@ class TablesConfig:
     repost_after_minutes:
         Minutes after which the public table message is posted anew (Discord caps edits of
         messages older than an hour).
+    moderator_role_ids:
+        Role snowflakes whose members may moderate every table of the server (end, kick, hand
+        over the host role, End hand / Next hand), besides members with Manage Threads and
+        administrators (``docs/tables.md``, "Who may do what").
     """
 
     race_window_ms: int = 150
@@ -155,6 +159,7 @@ class TablesConfig:
     timeouts_before_bot: int = 2
     redraw_interval_ms: int = 1200
     repost_after_minutes: int = 50
+    moderator_role_ids: tuple[int, ...] = ()
 
 
 _RANGES: dict[str, tuple[int, int]] = {

@@ -1,4 +1,4 @@
-"""Shared commands and the persistent table components: /games, /rules, /help, /table end|kick|host."""
+"""Shared commands and the persistent table components: /games, /rules, /help, /table board|end|kick|host."""
 
 from __future__ import annotations
 
@@ -21,7 +21,9 @@ if TYPE_CHECKING:
 class TablesCog(commands.Cog):
     """Commands that are not about one game: the game list, help, and moderating tables."""
 
-    table = app_commands.Group(name="table", description="Manage game tables", guild_only=True)
+    # Open to every member: hosts end, kick and hand over their own tables and players open their
+    # boards; the table service checks who may do what (docs/tables.md, "Who may do what").
+    table = app_commands.Group(name="table", description="Your board, and managing game tables", guild_only=True)
 
     def __init__(self, bot: ParlorBot) -> None:
         self.bot = bot
@@ -58,22 +60,27 @@ class TablesCog(commands.Cog):
             "**Parlor** hosts card games in threads.\n"
             "• `/games` lists the games; `/<game> new` opens a table in a new thread.\n"
             "• Press **Join** to take a seat, **Add bot** (host) to fill one, **Start** (host) to deal.\n"
-            "• Press **Open my hand** on the table for your private board: only you see it.\n"
-            "• Moderators: `/table end id:<n>` ends a table.",
+            "• Press **Open my board** (or **Open my hand**) on the table for your private board: only you "
+            "see it. `/table board` in the table's thread does the same.\n"
+            "• Hosts and moderators: `/table end`, `/table kick`, `/table host` in the table's thread.",
             ephemeral=True,
         )
 
+    @table.command(name="board")
+    async def board(self, interaction: discord.Interaction) -> None:
+        """Open your private board at this thread's table (only you see it)."""
+        await self.bot.tables.open_board(interaction)
+
     @table.command(name="end")
     @app_commands.describe(id="The table number shown on its message (default: this thread's table)")
-    @app_commands.default_permissions(manage_threads=True)
     async def end(self, interaction: discord.Interaction, id: int | None = None) -> None:  # noqa: A002
-        """End a table at once (moderators)."""
+        """End a table at once (its host, or moderators)."""
         if id is None:
             here = self.bot.tables.table_in(interaction.channel_id)
             if here is None:
                 raise TableError("Give the table number, or use this inside the table's thread.")
             id = here.id  # noqa: A001
-        table = await self.bot.tables.end(id, interaction.guild_id)
+        table = await self.bot.tables.end(interaction, id)
         await interaction.response.send_message(f"Table #{table.id} ({table.title}) was ended by "
                                                 f"{interaction.user.mention}.")
 

@@ -181,6 +181,10 @@ class Engine:
     conformance_options:
         Options (JSON mapping) the conformance suite's random-play games use, e.g. a lower
         target score so that uniformly random play ends quickly; ``{}`` means the defaults.
+    table_actions:
+        Action types that belong to the host or the table, not to ordinary seats or bots
+        (e.g. Dutch Blitz's ``end_hand`` and ``next_hand``): the table lets only the host or a
+        moderator take them, seated or not, and bots never choose them (``docs/tables.md``).
 
     Instance attributes
     -------------------
@@ -203,6 +207,7 @@ class Engine:
     Options: ClassVar[type] = type(None)
     max_actions: ClassVar[int] = 100_000
     conformance_options: ClassVar[Mapping[str, Any]] = {}
+    table_actions: ClassVar[frozenset[str]] = frozenset()
 
     players: tuple[str, ...]
     seed: int

@@ -1,6 +1,6 @@
 """The table service: one path for lobbies, seats, bots, moves, races, redraws and restore.
 
-Every game cog uses it (``../shared/DESIGN.md``, "One table service for all games"). A move goes
+Every game cog uses it (``docs/tables.md``). A move goes
 through :meth:`TableService.on_move` and nowhere else: check who may act, send contested moves
 through the race arbiter, apply to the engine, append to the action log (committed), answer the
 player with a fresh board, and mark the public message for the coalescing redraw task.
@@ -47,6 +47,39 @@ def _wall_ms() -> int:
 def _posted_ms(message_id: int) -> int:
     """When Discord created message *message_id* (Unix ms), read from its snowflake."""
     return int(discord.utils.snowflake_time(message_id).timestamp() * 1000)
+
+
+CONTENT_MAX = 2000
+"""Discord's limit on a message's content, in characters."""
+
+
+def fit_text(text: str, limit: int = CONTENT_MAX) -> str:
+    r"""*text* within Discord's *limit* (characters), shortened by whole lines, never cut mid-word.
+
+    Lines are dropped from the middle (the head says what the table is; the tail holds standings
+    and what to do next) and replaced by one line saying how many were left out. A single line
+    longer than the limit ends in an ellipsis at a word boundary.
+
+    >>> fit_text("a\nb\nc", 100)
+    'a\nb\nc'
+    >>> fit_text("\n".join(f"line {i}" for i in range(10)), 40)
+    'line 0\n… 8 lines left out …\nline 9'
+    """
+    if len(text) <= limit:
+        return text
+    lines = text.split("\n")
+    head, tail = lines[: len(lines) // 2], lines[len(lines) // 2:]
+    while head or tail:
+        if len(head) >= len(tail) and head:
+            head.pop()
+        elif tail:
+            tail.pop(0)
+        dropped = len(lines) - len(head) - len(tail)
+        candidate = "\n".join([*head, f"… {dropped} lines left out …", *tail])
+        if len(candidate) <= limit:
+            return candidate
+    cut = text[: limit - 1].rsplit(" ", 1)[0]
+    return cut + "…"
 
 
 FINISHED_TTL_S = 1800
@@ -179,6 +212,8 @@ class TableService:
         message = await thread.send(self.lobby_text(table), view=lobby_view(game_id))
         table.message_id, table.message_posted_ms = message.id, _posted_ms(message.id)
         await self.bot.storage.update_game(game_id, message_id=message.id)
+        log.info("table %s opened: %s in guild %s by user %s", game_id, kind, interaction.guild_id,
+                 interaction.user.id)
         return table
 
     def lobby_text(self, table: Table) -> str:
@@ -192,10 +227,20 @@ class TableService:
                 f"Seats ({len(table.seats)}/{table.max_players}, at least {table.min_players}):\n{seats}")
 
     def _is_host(self, table: Table, interaction: discord.Interaction) -> bool:
-        if interaction.user.id == table.host_id:
-            return True
+        """Whether the user of *interaction* runs *table*: its host, or a moderator of the server."""
+        return interaction.user.id == table.host_id or self.is_moderator(interaction)
+
+    def is_moderator(self, interaction: discord.Interaction) -> bool:
+        """Whether the user of *interaction* moderates every table of the server (``docs/tables.md``).
+
+        Members with Manage Threads, administrators, and members of a role listed in
+        ``tables.moderator_role_ids``.
+        """
         perms = getattr(interaction, "permissions", None)
-        return bool(perms and (perms.manage_threads or perms.administrator))
+        if perms is not None and (perms.manage_threads or perms.administrator):
+            return True
+        roles = {r.id for r in getattr(interaction.user, "roles", [])}
+        return bool(roles & set(self._cfg.moderator_role_ids))
 
     async def on_table_button(self, interaction: discord.Interaction, table_id: int, verb: str) -> None:
         """|coro| Handle a lobby/board/leave/rematch button; every outcome answers the interaction.
@@ -240,7 +285,18 @@ class TableService:
             raise TableError("You are not playing at this table.")
         if not await self._replace_with_bot(table, seat, "they left"):
             raise TableError("This game has no bot to take your seat; ask the host to end the table instead.")
+        if interaction.user.id == table.host_id:
+            await self._pass_host(table)
         return _Reply("send", "You left the game; a bot plays your seat.")
+
+    async def _pass_host(self, table: Table) -> None:
+        """Hand the host role to the next seated person after the host (no one: moderators only)."""
+        humans = [s for s in table.seats if not s.is_bot and s.user_id != table.host_id]
+        table.host_id = humans[0].user_id if humans and humans[0].user_id is not None else 0
+        await self.bot.storage.update_game(table.id, host_id=table.host_id)
+        if humans:
+            table.notice = f"👑 {humans[0].name} is now the host."
+            table.dirty.set()
 
     async def _lobby_join(self, interaction: discord.Interaction, table: Table) -> _Reply:
         if table.seat_of_user(interaction.user.id):
@@ -306,11 +362,19 @@ class TableService:
         table.version += 1
         return _Reply("edit", self.lobby_text(table), lobby_view(table.id))
 
-    async def _cancel(self, table: Table) -> None:
+    async def _cancel(self, table: Table, why: str = "The table was cancelled.") -> None:
         table.status = "cancelled"
         await self.bot.storage.update_game(table.id, status="cancelled")
         self._stop_tasks(table)
+        self._settle_claims(table, why)
         self.tables.pop(table.id, None)
+
+    @staticmethod
+    def _settle_claims(table: Table, why: str) -> None:
+        """Answer every claim still waiting in a race window of *table* with a refusal (*why*)."""
+        for claim in table.arbiter.drain() if table.arbiter else []:
+            if not claim.payload.done():
+                claim.payload.set_result(Outcome(False, why))
 
     async def _save_seats(self, table: Table) -> None:
         await self.bot.storage.set_seats(table.id, [(s.player_id, s.user_id, s.bot_name) for s in table.seats])
@@ -386,35 +450,43 @@ class TableService:
             channel = await self._channel(table)
             await channel.get_partial_message(table.message_id).edit(  # type: ignore[union-attr]
                 content=self.lobby_text(table), view=lobby_view(table.id))
-        except discord.HTTPException:
-            log.warning("could not redraw the lobby of table %s", table.id, exc_info=True)
+        except discord.HTTPException as exc:
+            log.warning("could not redraw the lobby of table %s: %s", table.id, exc)
 
-    async def end(self, table_id: int, guild_id: int | None) -> Table:
-        """|coro| End a live table of guild *guild_id* at once (``/table end``): it is cancelled.
+    async def end(self, interaction: discord.Interaction, table_id: int) -> Table:
+        """|coro| End live table *table_id* of the interaction's server at once (``/table end``).
+
+        Allowed to that table's host and to moderators (:meth:`is_moderator`); the table is
+        cancelled, race claims still waiting are answered, and its message says who ended it.
 
         Raises
         ------
         TableError
-            No live table with that number in this guild.
+            No live table with that number in this server, or the user may not end it.
         """
         table = self.tables.get(table_id)
-        if table is None or table.guild_id != guild_id or table.status not in ("lobby", "running"):
+        if table is None or table.guild_id != interaction.guild_id or table.status not in ("lobby", "running"):
             raise TableError(f"There is no live table #{table_id} in this server.")
+        if not self._is_host(table, interaction):
+            raise TableError(f"Only the host of table #{table_id} or a moderator (Manage Threads, or a moderator "
+                             "role) can end it.")
         async with table.lock:
             was_running = table.engine is not None
-            await self._cancel(table)
+            await self._cancel(table, "The table was ended.")
             text = self.public_text(table) if was_running else self.lobby_text(table)
+        log.info("table %s ended by user %s", table.id, interaction.user.id)
         if table.message_id is not None:
-            self._background(self._mark_ended(table, text))
+            who = getattr(interaction.user, "display_name", None) or str(interaction.user)
+            self._background(self._mark_ended(table, fit_text(f"⛔ This table was ended by {who}.\n{text}")))
         return table
 
     async def _mark_ended(self, table: Table, text: str) -> None:
         try:
             channel = await self._channel(table)
             await channel.get_partial_message(table.message_id).edit(  # type: ignore[union-attr,arg-type]
-                content=f"⛔ This table was ended by a moderator.\n{text}"[:2000], view=None)
-        except discord.HTTPException:
-            log.warning("could not mark table %s as ended", table.id, exc_info=True)
+                content=text, view=None, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.warning("could not mark table %s as ended: %s", table.id, exc)
 
     async def _channel(self, table: Table) -> Any:
         """The table's thread (or channel): from the cache, else fetched."""
@@ -457,7 +529,7 @@ class TableService:
             text = f"{text}\n\n{ui.result_text(table)}"
         if table.notice:
             text = f"{table.notice}\n{text}"
-        return text[:2000]
+        return fit_text(text)
 
     def board(self, table: Table, player: str, note: str = "",
               selection: str | None = None) -> tuple[str, discord.ui.View | None]:
@@ -468,8 +540,25 @@ class TableService:
             return (f"{note}\nThe game is over.".strip(), None)
         notes = table.private_notes.get(player, [])[-3:]
         board = ui.board(table, player, selection)
-        text = "\n".join(x for x in [note, *notes, board.text] if x)[:2000]
+        text = fit_text("\n".join(x for x in [note, *notes, board.text] if x))
         return text, (board_view(table.id, table.version, board.buttons) if board.buttons else None)
+
+    async def open_board(self, interaction: discord.Interaction) -> None:
+        """|coro| ``/table board``: the caller's private board at this thread's table, ephemeral.
+
+        The way in when the table message (and its "Open my board" button) is gone.
+
+        Raises
+        ------
+        TableError
+            Not in a table's thread, the game has not started, or the caller is not playing.
+        """
+        table = self.table_in(interaction.channel_id)
+        if table is None:
+            raise TableError("Use this inside the thread of a running table.")
+        async with table.lock:
+            reply = self._board_reply(interaction, table)
+        await self._send_reply(interaction, reply)
 
     def _board_reply(self, interaction: discord.Interaction, table: Table) -> _Reply:
         seat = table.seat_of_user(interaction.user.id)
@@ -504,6 +593,9 @@ class TableService:
                     click = ui.on_board_click(table, player, token)
                 except TableError as exc:
                     reply = self.board(table, player, str(exc))
+                except (ValueError, KeyError, IndexError):  # a garbled token: answer, never raise
+                    log.warning("table %s: unreadable board token %r", table.id, token)
+                    reply = self.board(table, player, "That button is no longer valid — here is your fresh board.")
                 else:
                     if click.action is None:
                         reply = self.board(table, player, click.note, click.selection)
@@ -516,10 +608,21 @@ class TableService:
             outcome = await self.submit(table, player, click.action, _discord_ms(interaction), interaction=interaction)
             reply = self.board(table, player, self._outcome_note(table, outcome, click.note))
         text, view = reply
-        if interaction.response.is_done():
-            await interaction.edit_original_response(content=text, view=view)
-        else:
-            await interaction.response.edit_message(content=text, view=view)
+        try:
+            if interaction.response.is_done():
+                await interaction.edit_original_response(content=text, view=view)
+            else:
+                await interaction.response.edit_message(content=text, view=view)
+        except discord.HTTPException as exc:
+            if outcome is None or not outcome.accepted:
+                raise
+            # Stored is done: never invite a second card with "try again" (docs/tables.md, Robustness).
+            log.warning("table %s: a stored move's answer failed (%s); telling the player it was played",
+                        table.id, exc)
+            from bot.client import answer_error
+
+            await answer_error(interaction, "✅ Your move was played. Discord was slow to show it: press "
+                                            "**Open my board** (or `/table board`) for a fresh board.")
 
     def _outcome_note(self, table: Table, outcome: Outcome, note: str = "") -> str:
         if outcome.accepted:
@@ -539,18 +642,23 @@ class TableService:
             await self._refuse(interaction, "This table is not running any more.")
             return
         seat = table.seat_of_user(interaction.user.id)
-        if seat is None:
-            await self._refuse(interaction, "You are not playing at this table.")
+        is_host = self._is_host(table, interaction)
+        if (seat is None or seat.is_bot) and not is_host:
+            await self._refuse(interaction, "You are not playing at this table; you can watch it here.")
             return
+        # An unseated host or moderator acts for the table: a table action names any seat.
+        player = seat.player_id if seat is not None and not seat.is_bot else table.seats[0].player_id
         try:
-            action = self.uis[table.kind].on_public_click(table, seat.player_id, token,
-                                                          is_host=self._is_host(table, interaction))
+            action = self.uis[table.kind].on_public_click(table, player, token, is_host=is_host)
         except TableError as exc:
             await self._refuse(interaction, str(exc))
             return
-        outcome = await self.submit(table, seat.player_id, action, _discord_ms(interaction))
+        if (seat is None or seat.is_bot) and action.get("type") not in table.engine.table_actions:
+            await self._refuse(interaction, "You are not playing at this table; only table actions are yours.")
+            return
+        outcome = await self.submit(table, player, action, _discord_ms(interaction))
         if outcome.accepted:
-            await interaction.response.send_message("Done.", ephemeral=True)
+            await interaction.response.defer()  # the table message itself shows the change
         else:
             await self._refuse(interaction, f"Refused: {outcome.reason}")
 
@@ -632,6 +740,7 @@ class TableService:
         table.status = "finished"
         result = table.engine.result() if table.engine else None
         await self.bot.storage.save_result(table.id, result.to_json() if result else {})
+        log.info("table %s finished: %s in guild %s", table.id, table.kind, table.guild_id)
 
     def _deliver(self, table: Table, events: list[Event]) -> None:
         now = _now_ms()
@@ -743,7 +852,8 @@ class TableService:
         while table.status == "running" and table.engine is not None:
             changed = table.changed
             try:
-                legal = self.uis[table.kind].bot_actions(table, player, table.engine.legal_actions(player))
+                legal = [a for a in table.engine.legal_actions(player) if a["type"] not in table.engine.table_actions]
+                legal = self.uis[table.kind].bot_actions(table, player, legal)
                 choice = bot.choose(table.engine.view(player), legal) if legal else None
                 if choice is None:
                     await changed.wait()
@@ -791,12 +901,17 @@ class TableService:
         too_old = _wall_ms() - table.message_posted_ms > self._cfg.repost_after_minutes * 60_000
         if table.message_id is not None and not too_old:
             try:
-                await channel.get_partial_message(table.message_id).edit(content=text, view=view)  # type: ignore[union-attr]
+                await channel.get_partial_message(table.message_id).edit(  # type: ignore[union-attr]
+                    content=text, view=view, allowed_mentions=discord.AllowedMentions.none())
                 return
             except discord.HTTPException as exc:
-                if exc.code != 30046:  # 30046: too many edits to a message older than an hour
+                # 30046: too many edits to a message older than an hour; 10008: the message was deleted.
+                if exc.code not in (30046, 10008):
                     raise
-        message = await channel.send(text, view=view)  # type: ignore[union-attr]
+                log.info("table %s: its message is %s; posting it anew", table.id,
+                         "gone" if exc.code == 10008 else "too old to edit")
+        message = await channel.send(text, view=view,  # type: ignore[union-attr]
+                                     allowed_mentions=discord.AllowedMentions.none())
         if table.message_id is not None:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(table.message_id).edit(view=None)  # type: ignore[union-attr]
@@ -872,6 +987,8 @@ class TableService:
                     await self._finish(table)
                 self._start_tasks(table)
             restored += 1
+        if restored:
+            log.info("restored %d table(s) after a restart", restored)
         return restored
 
     async def shutdown(self) -> None:
@@ -883,9 +1000,7 @@ class TableService:
         tasks = [task for table in self.tables.values() for task in table.tasks]
         for table in self.tables.values():
             self._stop_tasks(table)
-            for claim in table.arbiter.drain() if table.arbiter else []:
-                if not claim.payload.done():
-                    claim.payload.set_result(Outcome(False, "The table is restarting; try again in a moment."))
+            self._settle_claims(table, "The table is restarting; try again in a moment.")
         await asyncio.gather(*tasks, *self._chores, return_exceptions=True)
 
     def _on_this_shard(self, guild_id: int | None) -> bool:

@@ -143,6 +143,6 @@ async def test_table_end_stops_the_game_and_marks_the_message(fake: FakeDiscord,
     result = await fake.slash(world.alice, thread, "table end")
     assert "was ended" in result.content
     message = fake.message(lobby.id)
-    assert message.buttons == [] and "ended by a moderator" in message.content
+    assert message.buttons == [] and "ended by alice" in message.content
     assert 1 not in bot.tables.tables
     assert (await bot.storage.game(1)).status == "cancelled"

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from bot.engine.bots import Bot, Pacing
 from bot.engine.bots import RandomBot as BaseRandomBot
 from bot.engine.core import Action, Event
+from bot.games.dutch_blitz.engine import DutchBlitz
 
 __all__ = ["DutchBlitzBot", "GreedyBot", "EasyBot", "RandomBot", "BOTS"]
 
@@ -173,7 +174,7 @@ class EasyBot(DutchBlitzBot):
 class RandomBot(BaseRandomBot):
     """Random play, the floor of the strength table: any legal move but the host's (§11, §8)."""
 
-    avoid = frozenset({"end_hand", "next_hand"})
+    avoid = DutchBlitz.table_actions
 
 
 def _is_boy(card: dict[str, Any]) -> bool:

@@ -181,6 +181,8 @@ class DutchBlitz(Engine):
     # about twenty Blitz points, so the totals would drift away from any target. Random play
     # therefore plays with the stuck rule off and a target of 1; hands then end by a Blitz.
     conformance_options = {"target": 1, "stuck_seconds": 0}
+    table_actions = frozenset({"end_hand", "next_hand"})
+    """Ending a stuck hand (§8) and forcing the next hand (§11) are the host's, not a seat's."""
 
     seats: list[Seat]
     dutch: _Cards
