@@ -127,6 +127,8 @@ class FakeGuild:
     bot_role_id: int = 0
     members: dict[int, FakeMember] = field(default_factory=dict)
     channel_ids: list[int] = field(default_factory=list)
+    roles: dict[int, tuple[str, int]] = field(default_factory=dict)
+    """Roles besides @everyone and the bot's: id -> (name, permission bits)."""
 
 
 # Channel types, as Discord numbers them.

@@ -20,7 +20,7 @@ import logging
 import re
 import secrets
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -185,6 +185,8 @@ class FakeDiscord:
                  host: str = "127.0.0.1", port: int = 0) -> None:
         self.token = token
         self.interaction_deadline_s = interaction_deadline_s
+        self.enforce_command_permissions = True
+        """Refuse (``PermissionError``) a slash command the member may not use, as Discord's client would."""
         self.token_lifetime_s = token_lifetime_s
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.host = host
@@ -334,7 +336,7 @@ class FakeDiscord:
 
     def add_user(self, name: str, *, guild: FakeGuild | None = None, permissions: int | None = None,
                  manage_threads: bool = False, manage_guild: bool = False, administrator: bool = False,
-                 dms_open: bool = True) -> FakeUser:
+                 dms_open: bool = True, roles: list[int] | None = None) -> FakeUser:
         """Creates a user; with ``guild`` also a member there.
 
         ``permissions`` (Discord's bitfield; default: what @everyone has) is extended by the
@@ -347,17 +349,36 @@ class FakeDiscord:
             self.closed_dms.add(user.id)
         if guild is not None:
             self.add_member(guild, user, permissions=permissions, manage_threads=manage_threads,
-                            manage_guild=manage_guild, administrator=administrator)
+                            manage_guild=manage_guild, administrator=administrator, roles=roles)
         return user
+
+    def add_role(self, guild: FakeGuild, name: str, *, permissions: int = 0) -> int:
+        """Creates a role in ``guild`` (dispatches GUILD_ROLE_CREATE if connected); returns its id.
+
+        Give it to members with ``add_user(..., roles=[id])`` / ``add_member(..., roles=[id])``;
+        its permission bits are added to theirs.
+        """
+        rid = make_snowflake()
+        guild.roles[rid] = (name, permissions)
+        self._dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": self._role_payload(guild, rid)})
+        return rid
+
+    def _role_payload(self, guild: FakeGuild, rid: int) -> JSON:
+        name, perms = guild.roles[rid]
+        return {"id": str(rid), "name": name, "permissions": str(perms), "position": 2 + list(guild.roles).index(rid),
+                "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0, "icon": None,
+                "unicode_emoji": None}
 
     def add_member(self, guild: FakeGuild, user: FakeUser, *, permissions: int | None = None,
                    manage_threads: bool = False, manage_guild: bool = False,
-                   administrator: bool = False) -> FakeMember:
-        """Makes ``user`` a member of ``guild`` with the given permissions (see ``add_user``)."""
+                   administrator: bool = False, roles: list[int] | None = None) -> FakeMember:
+        """Makes ``user`` a member of ``guild`` with the given permissions and roles (see ``add_user``)."""
         perms = DEFAULT_PERMISSIONS if permissions is None else permissions
         perms |= (MANAGE_THREADS if manage_threads else 0) | (MANAGE_GUILD if manage_guild else 0)
         perms |= ADMINISTRATOR if administrator else 0
-        member = FakeMember(user, guild.id, perms)
+        for rid in roles or []:
+            perms |= guild.roles[rid][1]
+        member = FakeMember(user, guild.id, perms, role_ids=list(roles or []))
         guild.members[user.id] = member
         self._dispatch("GUILD_MEMBER_ADD", {**member.to_payload(), "guild_id": str(guild.id)})
         return member
@@ -577,7 +598,33 @@ class FakeDiscord:
         """
         opts = {**(options or {}), **kwargs}
         data = self._command_data(command, channel.guild_id, opts)
+        self._check_command_permissions(user, channel, command)
         return await self._send_interaction(2, user, channel, data, created_at_ms=created_at_ms, wait=wait)
+
+    def _check_command_permissions(self, user: FakeUser, channel: FakeChannel, command: str) -> None:
+        """As Discord does (when :attr:`enforce_command_permissions`): a member lacking a command's
+        ``default_member_permissions`` cannot run it — Discord's client does not even offer it —
+        except administrators and the guild owner; ``"0"`` means administrators only.
+
+        Raises
+        ------
+        PermissionError
+            The member may not use the command.
+        """
+        guild = self.guilds.get(channel.guild_id or 0)
+        if not self.enforce_command_permissions or guild is None:
+            return
+        cmd = self._find_command(command.split()[0], guild.id)
+        needed = cmd.get("default_member_permissions")
+        if needed is None:
+            return
+        member = guild.members[user.id]
+        if member.permissions & ADMINISTRATOR or user.id == guild.owner_id:
+            return
+        bits = int(needed)
+        if bits == 0 or member.permissions & bits != bits:
+            raise PermissionError(f"{user.name} may not use /{command}: it needs permissions {bits} "
+                                  f"(default_member_permissions), the member has {member.permissions}")
 
     async def autocomplete(self, user: FakeUser, channel: FakeChannel, command: str, focused: str, typed: str, *,
                            created_at_ms: int | None = None, **kwargs: Any) -> InteractionResult:
@@ -860,7 +907,8 @@ class FakeDiscord:
             "id": str(guild.id), "name": guild.name, "icon": None, "splash": None, "discovery_splash": None,
             "owner_id": str(guild.owner_id), "afk_channel_id": None, "afk_timeout": 300,
             "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
-            "roles": [everyone, bot_role], "emojis": [], "stickers": [], "features": [], "mfa_level": 0,
+            "roles": [everyone, bot_role, *(self._role_payload(guild, r) for r in guild.roles)],
+            "emojis": [], "stickers": [], "features": [], "mfa_level": 0,
             "system_channel_id": None, "system_channel_flags": 0, "rules_channel_id": None,
             "vanity_url_code": None, "description": None, "banner": None, "premium_tier": 0,
             "preferred_locale": "en-US", "public_updates_channel_id": None, "nsfw_level": 0,
@@ -1368,6 +1416,22 @@ class FakeDiscord:
             self._dispatch("MESSAGE_UPDATE", self._message_event(msg))
         self._changed()
         return msg
+
+    def post_bot_message(self, channel: FakeChannel, content: str, *,
+                         buttons: Sequence[tuple[str, str]] = ()) -> FakeMessage:
+        """A message from the bot with buttons ``(label, custom_id)`` the bot may not know, e.g. a board
+        of an older version still in a channel's history (for tests of stale or garbled custom ids).
+        """
+        row = {"type": 1, "components": [{"type": 2, "style": 2, "label": label, "custom_id": cid}
+                                          for label, cid in buttons]}
+        body = {"content": content, "components": [row] if buttons else []}
+        return self._create_message(channel, self.bot_user, body)
+
+    def delete_message(self, message: FakeMessage | int) -> None:
+        """Deletes a message as a user or moderator would (dispatches MESSAGE_DELETE); later edits of
+        it answer 404 Unknown Message (10008), as on Discord.
+        """
+        self._delete(self.message(message if isinstance(message, int) else message.id))
 
     def _delete(self, msg: FakeMessage) -> None:
         msg.deleted = True

@@ -242,3 +242,24 @@ async def test_slash_in_thread(fake, world, bot):
     await fake.wait_for(lambda: bot.get_channel(thread.id) is not None, what="THREAD_CREATE at the bot")
     result = await fake.slash(world.bob, thread, "ping")
     assert result.content == "pong" and result.message.channel_id == thread.id
+
+
+async def test_command_permissions_are_enforced_as_discord_does(fake, world, bot):
+    """A command with default_member_permissions is refused to members without them, not to admins or owners."""
+    manage_threads = 1 << 34
+    (cmd,) = [c for c in fake.commands() if c["name"] == "dutch-blitz"]
+    cmd["default_member_permissions"] = str(manage_threads)  # as Discord stores a group synced with it
+    with pytest.raises(PermissionError, match="dutch-blitz"):
+        await fake.slash(world.alice, world.channel, "dutch-blitz new", seats=4, speed="fast")
+    mod = fake.add_user("mod", guild=world.guild, manage_threads=True)
+    admin = fake.add_user("admin", guild=world.guild, administrator=True)
+    role = fake.add_role(world.guild, "Table mods", permissions=manage_threads)
+    by_role = fake.add_user("carol", guild=world.guild, roles=[role])
+    for user in (mod, admin, by_role):
+        result = await fake.slash(user, world.channel, "dutch-blitz new", seats=4, speed="fast")
+        assert not result.failed
+    cmd["default_member_permissions"] = "0"  # administrators only
+    with pytest.raises(PermissionError):
+        await fake.slash(mod, world.channel, "dutch-blitz new", seats=4, speed="fast")
+    fake.enforce_command_permissions = False
+    assert not (await fake.slash(world.alice, world.channel, "dutch-blitz new", seats=4, speed="fast")).failed

@@ -1,0 +1,196 @@
+"""End to end: who may end and run a table, and the table's answers when things go wrong (issue 17)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.config import TablesConfig
+from bot.sandbox import FakeDiscord
+from tests.e2e.conftest import World, parlor
+from tests.e2e.test_dutch_blitz import DB_COGS, open_blitz
+from tests.e2e.test_tables import open_table
+
+
+async def running_table(fake: FakeDiscord, world: World):
+    thread, lobby = await open_table(fake, world)
+    await fake.click(world.bob, lobby, "Join")
+    await fake.click(world.alice, lobby, "Start")
+    return thread, lobby
+
+
+async def test_table_end_is_refused_to_an_ordinary_member(fake: FakeDiscord, world: World, bot) -> None:
+    """Carol (no host, no Manage Threads, no moderator role) cannot end table #1, even by its number."""
+    thread, lobby = await running_table(fake, world)
+    for where in (thread, world.channel):
+        refused = await fake.slash(world.carol, where, "table end", options={"id": 1})
+        assert refused.ephemeral and "Only the host" in refused.content
+    assert bot.tables.tables[1].status == "running"
+
+
+async def test_table_end_by_the_host(fake: FakeDiscord, world: World, bot) -> None:
+    """The host of the table may end it."""
+    thread, lobby = await running_table(fake, world)
+    ended = await fake.slash(world.alice, thread, "table end")
+    assert "was ended" in ended.content and 1 not in bot.tables.tables
+
+
+async def test_table_end_by_an_administrator(fake: FakeDiscord, world: World, bot) -> None:
+    """An administrator who does not play may end any table of the server by its number."""
+    admin = fake.add_user("admin", guild=world.guild, administrator=True)
+    await running_table(fake, world)
+    ended = await fake.slash(admin, world.channel, "table end", options={"id": 1})
+    assert "was ended" in ended.content and 1 not in bot.tables.tables
+    await fake.wait_for(lambda: "ended by admin" in fake.messages(fake.threads(world.channel)[0])[0].content,
+                        timeout=5, what="the ended mark")
+
+
+async def test_table_end_by_a_moderator_role(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """A member of a role in tables.moderator_role_ids may end a table; another host may not end it."""
+    role = fake.add_role(world.guild, "Game mods")
+    mod = fake.add_user("mod", guild=world.guild, roles=[role])
+    async with parlor(fake, tmp_path / "p.db", tables=TablesConfig(redraw_interval_ms=200,
+                                                                   moderator_role_ids=(role,))) as bot:
+        await running_table(fake, world)
+        ended = await fake.slash(mod, world.channel, "table end", options={"id": 1})
+        assert "was ended" in ended.content and 1 not in bot.tables.tables
+
+
+async def test_table_end_elsewhere_is_not_found(fake: FakeDiscord, world: World, bot) -> None:
+    """A table number of another server answers 'no live table' (numbers are not a way in)."""
+    other = fake.add_guild("Other")
+    channel = fake.add_channel(other, "games")
+    stranger = fake.add_user("eve", guild=other, administrator=True)
+    await running_table(fake, world)
+    refused = await fake.slash(stranger, channel, "table end", options={"id": 1})
+    assert refused.ephemeral and "no live table #1" in refused.content
+    assert bot.tables.tables[1].status == "running"
+
+
+async def test_host_who_leaves_a_running_game_hands_the_host_role_on(fake: FakeDiscord, world: World, bot) -> None:
+    """Alice (host) leaves mid-game: a bot plays her seat and Bob, the next seated person, hosts."""
+    thread, lobby = await running_table(fake, world)
+    await fake.click(world.alice, lobby, "Leave game")
+    table = bot.tables.tables[1]
+    assert table.host_id == world.bob.id
+    assert (await bot.storage.game(1)).host_id == world.bob.id
+    kicked = await fake.slash(world.alice, thread, "table kick", options={"user": world.bob})
+    assert kicked.ephemeral and "Only the host" in kicked.content
+
+
+async def test_unseated_moderator_may_end_a_stuck_hand(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """A moderator who does not play presses End hand (a table action) after the wait; a spectator may not."""
+    mod = fake.add_user("mod", guild=world.guild, manage_threads=True)
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        thread, lobby = await open_blitz(fake, world, stuck_seconds=1)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        await fake.wait_for(lambda: "End hand (host)" in [b.label for b in fake.message(lobby.id).buttons],
+                            timeout=5, what="the End hand button")
+        await asyncio.sleep(1.1)
+        spectator = await fake.click(world.carol, lobby, "End hand (host)")
+        assert spectator.ephemeral and "not playing" in spectator.content
+        ended = await fake.click(mod, lobby, "End hand (host)")
+        assert not ended.failed and ended.response_type == 6  # a deferred update: the table shows it
+        assert table.engine.view(None)["phase"] == "between"
+        await fake.wait_for(lambda: "Next hand (host)" in [b.label for b in fake.message(lobby.id).buttons],
+                            timeout=5, what="the Next hand button")
+        nxt = await fake.click(mod, lobby, "Next hand (host)")
+        assert not nxt.failed and table.engine.view(None)["phase"] == "play"
+
+
+async def test_deleted_table_message_is_posted_again(fake: FakeDiscord, world: World, bot,
+                                                     expected_errors: list[str]) -> None:
+    """Someone deletes the table message: the next redraw posts it anew, and /table board still works."""
+    expected_errors.append(r"10008")
+    thread, lobby = await running_table(fake, world)
+    table = bot.tables.tables[1]
+    fake.delete_message(lobby)
+    board = await fake.slash(world.alice, thread, "table board")
+    assert board.ephemeral and "Your hand" in board.content and board.message.buttons
+    table.dirty.set()
+    await fake.wait_for(lambda: table.message_id != lobby.id, timeout=5, what="the table to be posted again")
+    reposted = fake.message(table.message_id)
+    assert not reposted.deleted and "High card" in reposted.content
+    assert [b.label for b in reposted.buttons] == ["Open my hand", "Leave game"]
+
+
+async def test_table_board_outside_a_table_thread_says_where(fake: FakeDiscord, world: World, bot) -> None:
+    """/table board in a plain channel answers where to use it."""
+    answer = await fake.slash(world.alice, world.channel, "table board")
+    assert answer.ephemeral and "thread of a running table" in answer.content
+
+
+@pytest.mark.parametrize("custom_id", ["parlor:frobnicate:1", "parlor:move:1:vX:flip", "parlor:v2:move:1:flip"])
+async def test_unknown_parlor_custom_id_gets_an_answer(fake: FakeDiscord, world: World, bot, custom_id: str) -> None:
+    """A garbled or future-format parlor: button is answered ephemerally, never 'This interaction failed'."""
+    thread, lobby = await running_table(fake, world)
+    message = fake.post_bot_message(thread, "an old table", buttons=[("Old", custom_id)])
+    result = await fake.click(world.alice, message, custom_id)
+    assert not result.failed and result.ephemeral and "no longer valid" in result.content
+
+
+async def test_malformed_board_token_is_answered_not_raised(fake: FakeDiscord, world: World, tmp_path: Path,
+                                                            caplog: pytest.LogCaptureFixture) -> None:
+    """A Dutch Blitz board token naming no real pile (c:post:x) gets a fresh board; nothing is logged as an error."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        thread, lobby = await open_blitz(fake, world)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        custom_id = f"parlor:move:1:v{table.version}:c:post:x"
+        message = fake.post_bot_message(thread, "a forged board", buttons=[("Forged", custom_id)])
+        result = await fake.click(world.alice, message, custom_id)
+        assert not result.failed and "no longer valid" in result.content
+        assert not [r for r in caplog.records if r.levelname == "ERROR"]
+
+
+async def test_stale_slash_command_asks_for_parlor_sync(fake: FakeDiscord, world: World, bot,
+                                                         caplog: pytest.LogCaptureFixture) -> None:
+    """A command Discord still lists but this version lacks: 'ask an admin to run parlor sync', one WARNING."""
+    fake.global_commands.append({**fake.commands()[0], "name": "old-game", "id": "1234567890123",
+                                 "options": [], "description": "a retired game"})
+    result = await fake.slash(world.alice, world.channel, "old-game")
+    assert result.ephemeral and "parlor sync" in result.content
+    stale = [r for r in caplog.records if "stale slash command" in r.getMessage()]
+    assert [r.levelname for r in stale] == ["WARNING"] and stale[0].exc_info is None
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+
+
+async def test_pending_race_claim_is_answered_when_the_table_ends(fake: FakeDiscord, world: World,
+                                                                 tmp_path: Path) -> None:
+    """A claim waiting in a race window when the host ends the table is answered with a refusal."""
+    tables = TablesConfig(redraw_interval_ms=200, race_window_ms=2000)
+    async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=tables) as bot:
+        thread, lobby = await open_blitz(fake, world)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        from tests.e2e.test_dutch_blitz import stage_red_race
+
+        stage_red_race(table.engine)
+        table.bump()
+        board = (await fake.click(world.alice, lobby, "Open my board")).message
+        red = next(b for b in board.buttons if b.style == 1)
+        claim = await fake.click(world.alice, board, red.custom_id, wait=False)
+        await fake.wait_for(lambda: claim.response_type is not None, timeout=5, what="the deferred claim")
+        await fake.slash(world.alice, thread, "table end")
+        await fake.wait_for(lambda: "table was ended" in fake.message(board.id).content.lower(), timeout=5,
+                            what="the claim's answer")
+        assert not claim.failed
+
+
+async def test_stored_move_is_never_answered_try_again(fake: FakeDiscord, world: World, bot) -> None:
+    """Discord answers 429 to every retry of a move's answer: the move is stored and the player is told so."""
+    thread, lobby = await running_table(fake, world)
+    table = bot.tables.tables[1]
+    mover = world.alice if table.engine.view(None)["turn"] == f"u{world.alice.id}" else world.bob
+    board = (await fake.click(mover, lobby, "Open my hand")).message
+    fake.inject_rate_limit("POST", r"/interactions/\d+/[^/]+/callback", retry_after=0.05, times=5)
+    result = await fake.click(mover, board, board.buttons[0].custom_id)
+    await fake.wait_for(lambda: result.content is not None, timeout=5, what="an answer")
+    assert table.engine.action_count == 1
+    assert "was played" in result.content and "try again" not in result.content.lower()
