@@ -217,12 +217,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+THIRD_PARTY_LOGGERS = ("discord", "aiosqlite", "asyncio", "aiohttp", "websockets")
+"""Libraries whose loggers stay at ``logging.third_party_level`` (INFO by default), whatever Parlor's level."""
+
+
 def _setup_logging(config: Any) -> None:
+    """Log to stderr with discord.py's formatter: Parlor at ``logging.level``, libraries at the higher
+    of that and ``logging.third_party_level`` (INFO unless asked: their DEBUG output holds seeds and boards).
+    """
     import logging
 
     import discord
 
-    discord.utils.setup_logging(level=getattr(logging, config.logging.level.upper()), root=True)
+    level = getattr(logging, config.logging.level.upper())
+    discord.utils.setup_logging(level=level, root=True)
+    third = max(level, getattr(logging, config.logging.third_party_level.upper()))
+    for name in THIRD_PARTY_LOGGERS:
+        logging.getLogger(name).setLevel(third)
 
 
 async def _migrate(config: Any) -> int:

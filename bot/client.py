@@ -125,6 +125,7 @@ class ParlorBot(commands.Bot):
                  restore_tables: bool = True, **kwargs: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        discord.VoiceClient.warn_nacl = False  # Parlor has no voice: discord.py's PyNaCl warning is noise
         # Mentions ping users only (a turn warning), never @everyone or roles; a re-posted table
         # message sets none at all.
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False, users=True))

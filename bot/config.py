@@ -118,10 +118,15 @@ class LoggingConfig:
     Attributes
     ----------
     level:
-        One of DEBUG, INFO, WARNING, ERROR, CRITICAL.
+        One of DEBUG, INFO, WARNING, ERROR, CRITICAL: Parlor's own loggers (``parlor.*``).
+    third_party_level:
+        The same choice for the libraries' loggers (discord.py, aiosqlite, asyncio, aiohttp),
+        never below INFO unless set here: at DEBUG they write request bodies and SQL parameters,
+        which hold game seeds and ephemeral boards (``docs/design.md``, hidden information).
     """
 
     level: str = "INFO"
+    third_party_level: str = "INFO"
 
 
 @dataclass(frozen=True)
@@ -259,9 +264,10 @@ def _section(name: str, data: Any) -> Any:
 
 
 def _validate(config: Config) -> None:
-    level = config.logging.level.upper()
-    if level not in LOG_LEVELS:
-        raise ConfigError("logging.level", f"got {config.logging.level!r}, expected one of {', '.join(LOG_LEVELS)}")
+    for key, value in (("logging.level", config.logging.level),
+                       ("logging.third_party_level", config.logging.third_party_level)):
+        if value.upper() not in LOG_LEVELS:
+            raise ConfigError(key, f"got {value!r}, expected one of {', '.join(LOG_LEVELS)}")
     for key, url, schemes in (("discord.api_base", config.discord.api_base, ("http://", "https://")),
                               ("discord.gateway", config.discord.gateway, ("ws://", "wss://"))):
         if url and not url.startswith(schemes):
