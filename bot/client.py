@@ -33,7 +33,7 @@ log = logging.getLogger("parlor")
 
 
 def apply_api_overrides(api_base: str | None, gateway: str | None) -> None:
-    """Point discord.py at another Discord, e.g. the loopback Discord of :mod:`bot.sandbox`.
+    """Point discord.py at another Discord, e.g. the loopback Discord of :mod:`sandbox`.
 
     Parameters
     ----------

@@ -6,7 +6,7 @@ Two families of card live here:
   Dutch and Blitz (31).
 * :class:`BlitzCard` — the 40-card Dutch Blitz deck: values 1–10 in red and blue (boys) and
   yellow and green (girls), each card tagged with the seat that owns it
-  (``../shared/rules/README.md``, "Dutch Blitz", first ruling).
+  (``docs/rules/dutch-blitz.md``).
 
 Every card has a stable :attr:`id`, a short string unique within one game. Views and events
 name cards by that id (plus readable fields), which is what lets the conformance suite search
@@ -160,7 +160,7 @@ BlitzColour = Literal["red", "blue", "yellow", "green"]
 
 @dataclass(frozen=True, order=True, slots=True)
 class BlitzCard:
-    """A Dutch Blitz card (``../shared/rules/README.md``, "Dutch Blitz": 40-card decks).
+    """A Dutch Blitz card (``docs/rules/dutch-blitz.md``).
 
     Attributes
     ----------

@@ -1,4 +1,4 @@
-"""The engine protocol every Parlor game implements (``../shared/DESIGN.md``, "The engine protocol").
+"""The engine protocol every Parlor game implements (``docs/design.md`` §2).
 
 An engine is a pure, seeded state machine:
 
@@ -163,7 +163,7 @@ def options_from_json(options_cls: type, data: Mapping[str, Any] | None) -> Any:
 
 
 class Engine:
-    """Base class of every game engine (``../shared/DESIGN.md``, "The engine protocol").
+    """Base class of every game engine (``docs/design.md`` §2).
 
     Class attributes a game sets
     ----------------------------
@@ -355,7 +355,7 @@ class Engine:
     def contested_resource(self, player: str, action: Action) -> str | None:
         """The contested resource *action* claims, or ``None`` when it contests nothing.
 
-        The table's race arbiter (``../shared/DESIGN.md``, "Lag-tolerant timing window") holds
+        The table's race arbiter (``docs/design.md`` §4) holds
         claims on the same resource for the race window and applies them in Discord-timestamp
         order: e.g. ``"dutch-pile:3"`` for the next slot of Dutch pile 3, ``"jump-in:12"`` for the
         jump-in on discard number 12. Uncontested actions are applied at once.

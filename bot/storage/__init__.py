@@ -2,7 +2,7 @@
 
 No SQL lives outside this package. :class:`Storage` opens the database in WAL mode with foreign
 keys on, migrates it (:mod:`bot.storage.migrations`) and offers the operations the table service
-needs. Persistence is the action log (``../shared/DESIGN.md``): a table is restored by replaying
+needs. Persistence is the action log (``docs/design.md`` §3): a table is restored by replaying
 its actions; :meth:`Storage.append_action` commits before it returns.
 """
 

@@ -1,6 +1,6 @@
 """The table service shared by every game: lobby, seats, bots, moves, races, redraws, restore.
 
-``../shared/DESIGN.md``, "Layers": one :class:`~bot.tables.table.Table` per running game, kept by
+``docs/design.md`` §1: one :class:`~bot.tables.table.Table` per running game, kept by
 the :class:`~bot.tables.service.TableService` of the bot. Game cogs register a
 :class:`~bot.tables.ui.GameUI`; the service does the rest.
 """

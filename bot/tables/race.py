@@ -1,6 +1,6 @@
 """The race arbiter: a lag-tolerant timing window for contested moves.
 
-``../shared/DESIGN.md``, "Lag-tolerant timing window". A claim on a contested resource (the next
+``docs/design.md`` §4. A claim on a contested resource (the next
 slot of a Dutch pile, the jump-in on one discard) opens a window of ``window_ms`` when the first
 claim arrives; every claim on the same resource arriving while it is open joins it. When the window
 closes, its claims are ordered by their Discord timestamps (``interaction.created_at``, Unix ms),

@@ -11,8 +11,8 @@ import pytest
 
 from bot.client import ParlorBot
 from bot.config import Config, DatabaseConfig, DiscordConfig, TablesConfig
-from bot.sandbox import FakeChannel, FakeDiscord, FakeGuild, FakeUser, running_bot
 from bot.storage import Storage
+from sandbox import FakeChannel, FakeDiscord, FakeGuild, FakeUser, running_bot
 
 COGS = ["cogs.tables", "tests.e2e._sample_cog"]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.config import TablesConfig
 from bot.engine.cards import BlitzCard
-from bot.sandbox import FakeDiscord
+from sandbox import FakeDiscord
 from tests.e2e.conftest import COGS, World, parlor, settled
 
 DB_COGS = [*COGS, "cogs.dutch_blitz"]

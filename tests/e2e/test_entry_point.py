@@ -8,7 +8,7 @@ import signal
 import sys
 from pathlib import Path
 
-from bot.sandbox import FakeDiscord
+from sandbox import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from bot.client import ShardedParlorBot, make_bot
 from bot.config import DiscordConfig
-from bot.sandbox import FakeDiscord, running_bot
 from bot.storage import Storage
+from sandbox import FakeDiscord, running_bot
 from tests.e2e.conftest import COGS, World, parlor_config, settled
 
 

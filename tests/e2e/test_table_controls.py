@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.config import TablesConfig
-from bot.sandbox import FakeDiscord
+from sandbox import FakeDiscord
 from tests.e2e.conftest import World, parlor
 from tests.e2e.test_tables import open_table
 

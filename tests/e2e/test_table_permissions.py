@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import TablesConfig
-from bot.sandbox import FakeDiscord
+from sandbox import FakeDiscord
 from tests.e2e.conftest import World, parlor
 from tests.e2e.test_dutch_blitz import DB_COGS, open_blitz
 from tests.e2e.test_tables import open_table

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.sandbox import FakeDiscord, pointed_at
+from sandbox import FakeDiscord, pointed_at
 from tests.e2e.conftest import World, parlor, parlor_config, settled
 from tests.e2e.test_dutch_blitz import DB_COGS, open_blitz
 from tests.e2e.test_tables import open_table, play_out

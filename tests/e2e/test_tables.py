@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.sandbox import FakeDiscord
+from sandbox import FakeDiscord
 from tests.e2e.conftest import World, parlor, settled
 
 

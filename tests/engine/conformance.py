@@ -1,4 +1,4 @@
-"""Checks every engine must pass (``../shared/DESIGN.md``, "The engine protocol").
+"""Checks every engine must pass (``docs/design.md`` §2).
 
 Each check takes an engine class and raises ``AssertionError`` with a message when the engine
 breaks the protocol. ``test_conformance.py`` runs them over the registry (and the sample game);

@@ -1,1 +1,1 @@
-"""Tests of the loopback Discord (bot.sandbox) driven by the real discord.py client."""
+"""Tests of the loopback Discord (sandbox) driven by the real discord.py client."""

@@ -15,7 +15,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from bot.sandbox import FakeDiscord, World, build_world, running_bot
+from sandbox import FakeDiscord, World, build_world, running_bot
 
 DEADLINE_S = 0.4
 """The first-response deadline the tests use (Discord's is 3 s; the fake lets a test shorten it)."""

@@ -1,8 +1,8 @@
-"""The standalone sandbox's text prompt (python -m bot.sandbox), driven in-process."""
+"""The standalone sandbox's text prompt (python -m sandbox), driven in-process."""
 
 from __future__ import annotations
 
-from bot.sandbox.__main__ import Console
+from sandbox.__main__ import Console
 
 
 async def test_console_runs_slash_click_and_show(fake, world, bot, capsys):

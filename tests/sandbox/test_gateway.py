@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.sandbox import pointed_at, running_bot
+from sandbox import pointed_at, running_bot
 
 from .conftest import SandboxTestBot
 

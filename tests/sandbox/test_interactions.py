@@ -8,7 +8,7 @@ import datetime as dt
 import discord
 import pytest
 
-from bot.sandbox import snowflake_time_ms
+from sandbox import snowflake_time_ms
 
 from .conftest import DEADLINE_S
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.sandbox import FakeDiscord, FakeMessage, FakeUser, make_snowflake, pointed_at
-from bot.sandbox.limits import validate_message, validate_modal
-from bot.sandbox.models import DISCORD_EPOCH_MS, snowflake_time_ms
+from sandbox import FakeDiscord, FakeMessage, FakeUser, make_snowflake, pointed_at
+from sandbox.limits import validate_message, validate_modal
+from sandbox.models import DISCORD_EPOCH_MS, snowflake_time_ms
 
 
 @given(st.integers(min_value=DISCORD_EPOCH_MS, max_value=DISCORD_EPOCH_MS + (1 << 41)))

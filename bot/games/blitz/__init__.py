@@ -1,7 +1,6 @@
 """Blitz (31), kind ``blitz``: draw and discard towards 31 in one suit; the lowest hand loses a life.
 
-Not Dutch Blitz. Rules: ``docs/rules/blitz.md``; rulings: ``../shared/rules/README.md``,
-"Blitz (31)".
+Not Dutch Blitz. Rules and rulings: ``docs/rules/blitz.md``.
 
 Exports ``ENGINE`` (:class:`~bot.games.blitz.engine.BlitzEngine`), ``BOTS`` (name to bot class,
 ``heuristic`` first) and ``figures`` (per-game numbers for the simulator).

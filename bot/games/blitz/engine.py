@@ -2,7 +2,7 @@
 
 Not Dutch Blitz. The rules are stated in the project's own words in ``docs/rules/blitz.md``; the
 section numbers (§n) cited below refer to that page, and the binding rulings are in
-``../shared/rules/README.md``, "Blitz (31)".
+``docs/rules/blitz.md`` §13.
 
 In short: every player holds three cards and tries to get as close to 31 in one suit as they
 can. On a turn a player either knocks, or draws one card (from the stock or the top of the
@@ -72,7 +72,7 @@ def card_points(card: Card) -> int:
 
 def hand_value(cards: Iterable[Card], *, three_of_a_kind_half: int = 60) -> int:
     """The value of a hand in half points (``docs/rules/blitz.md`` §5; ruling on values in
-    ``../shared/rules/README.md``, "Blitz (31)").
+    ``docs/rules/blitz.md``).
 
     A hand is worth the largest sum of its cards of one suit; three cards of one rank are worth
     *three_of_a_kind_half* instead (60 = 30 points, or 61 = 30.5 with the option) when that is
@@ -108,7 +108,7 @@ def half_to_points(half: int) -> int | float:
 @dataclass(frozen=True)
 class BlitzOptions:
     """Table options of Blitz (31) (``docs/rules/blitz.md`` §10; the options marked *option* in
-    ``../shared/rules/README.md``, "Blitz (31)", plus the rule text's four lives).
+    ``docs/rules/blitz.md``).
 
     Attributes
     ----------
@@ -258,7 +258,7 @@ class BlitzEngine(Engine):
         """Deal a round and settle any 31 dealt; loops while dealt rounds end at once.
 
         Sources: ``docs/rules/blitz.md`` §2, §6, §8; rulings on the deal and on 31 in
-        ``../shared/rules/README.md``, "Blitz (31)".
+        ``docs/rules/blitz.md`` §13.
         """
         events: list[Event] = []
         while True:
@@ -321,7 +321,7 @@ class BlitzEngine(Engine):
     def _blitz(self, blitzers: list[str], events: list[Event], *, at_deal: bool) -> bool:
         """Settle a 31: every player still in without 31 loses a life. Returns whether play goes on.
 
-        Sources: ``docs/rules/blitz.md`` §6; the 31 ruling in ``../shared/rules/README.md``, "Blitz (31)".
+        Sources: ``docs/rules/blitz.md`` §6; the 31 ruling in §13.
         """
         players = self.in_players()
         losses = {p: 1 for p in players if p not in blitzers}
@@ -337,8 +337,7 @@ class BlitzEngine(Engine):
     def _showdown(self, events: list[Event]) -> bool:
         """Compare hands after a knocked round and settle the losses. Returns whether play goes on.
 
-        Sources: ``docs/rules/blitz.md`` §7; the showdown ruling in ``../shared/rules/README.md``,
-        "Blitz (31)".
+        Sources: ``docs/rules/blitz.md`` §7 and the showdown ruling in §13. Returns player id to lives lost:
         """
         players = self.in_players()
         values = {p: self._value(p) for p in players}
@@ -358,7 +357,7 @@ class BlitzEngine(Engine):
         """Apply *losses* (lives per player), drop those out, pick the next dealer.
 
         Sources: ``docs/rules/blitz.md`` §8; the rulings on going out, winning, the all-out replay
-        and the rotating deal in ``../shared/rules/README.md``, "Blitz (31)".
+        and the rotating deal (§13).
 
         When every player still in would go out, nobody loses anything and the same dealer deals
         the round again. Returns ``False`` when the game is over.
@@ -424,7 +423,7 @@ class BlitzEngine(Engine):
         """Knock instead of drawing: only at the start of a turn and only once per round.
 
         Sources: ``docs/rules/blitz.md`` §4; the turn and knock rulings in
-        ``../shared/rules/README.md``, "Blitz (31)".
+        ``docs/rules/blitz.md`` §13.
         """
         if len(action) != 1:
             raise IllegalAction("a knock takes no details: send just {'type': 'knock'}")
@@ -442,8 +441,7 @@ class BlitzEngine(Engine):
     def _draw(self, player: str, action: Action) -> list[Event]:
         """Draw the top card of the stock or the discard pile.
 
-        Sources: ``docs/rules/blitz.md`` §3, §9; the turn ruling in ``../shared/rules/README.md``,
-        "Blitz (31)".
+        Sources: ``docs/rules/blitz.md`` §3, §9; the turn ruling in §13.
         """
         source = action.get("source")
         if set(action) != {"type", "source"} or source not in ("stock", "discard"):
@@ -475,8 +473,7 @@ class BlitzEngine(Engine):
     def _reshuffle(self) -> Event:
         """Turn the discard pile, but its top card, into a new shuffled stock.
 
-        Sources: ``docs/rules/blitz.md`` §9; the empty-stock ruling in ``../shared/rules/README.md``,
-        "Blitz (31)".
+        Sources: ``docs/rules/blitz.md`` §9; the empty-stock ruling in §13.
         """
         top = self.discard_pile.pop()
         self.stock = shuffled(self.discard_pile, self.rng)
@@ -487,7 +484,7 @@ class BlitzEngine(Engine):
         """Discard one card, ending the turn; check for 31 and for the end of a knocked round.
 
         Sources: ``docs/rules/blitz.md`` §3, §4, §6; the discard-pickup *option* and the 31 ruling in
-        ``../shared/rules/README.md``, "Blitz (31)".
+        ``docs/rules/blitz.md`` §13.
         """
         card_id = action.get("card")
         if set(action) != {"type", "card"} or not isinstance(card_id, str):
@@ -628,8 +625,7 @@ class BlitzEngine(Engine):
 def showdown_losses(lowest: Sequence[str], knocker: str | None) -> dict[str, int]:
     """Lives lost at a showdown, given the players tied for the lowest hand.
 
-    Sources: ``docs/rules/blitz.md`` §7; the showdown ruling in ``../shared/rules/README.md``,
-    "Blitz (31)". Returns player id to lives lost:
+    Sources: ``docs/rules/blitz.md`` §7; the showdown ruling in §13.
 
     * the knocker alone lowest loses two;
     * a knocker tied for lowest is safe, and the others tied with them lose one each;

@@ -1,7 +1,7 @@
 """The Blitzkrieg engine: War with twenty special battles, for two players.
 
 Rules: ``docs/rules/blitzkrieg.md`` (the project's own page) and the Blitzkrieg rulings in
-``../shared/rules/README.md``. The scenarios themselves are the rule objects of
+``docs/rules/blitzkrieg.md``. The scenarios themselves are the rule objects of
 :mod:`bot.games.blitzkrieg.scenarios`; this module deals, takes the players' actions, resolves
 each battle on a :class:`~bot.games.blitzkrieg.scenarios.Battlefield` and shows the table.
 
@@ -46,7 +46,7 @@ class BlitzkriegOptions:
     ----------
     max_battles:
         After this many battles the player holding more cards wins (ruling *option*, default
-        1000, from ``../shared/rules/README.md``). 1 to 100000.
+        1000, ``docs/rules/blitzkrieg.md``). 1 to 100000.
 
     Raises
     ------

@@ -10,7 +10,7 @@ last as a follow-up (§6.3, §7). A new house rule is one more object in that li
 Seats are 0 and 1; a *pair* is ``(seat 0's card, seat 1's card)``.
 
 Sources: ``docs/rules/blitzkrieg.md`` (cited per object) and the Blitzkrieg rulings in
-``../shared/rules/README.md``.
+``docs/rules/blitzkrieg.md`` §7.
 """
 
 from __future__ import annotations

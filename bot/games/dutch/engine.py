@@ -2,8 +2,7 @@
 
 Two rule sets share one engine, chosen by the ``variant`` option: ``"passive"`` (the default:
 rounds, a "Dutch" call, totals to 100) and ``"aggressive"`` (one round to the end of the deck,
-fastest jump-in wins, jumping in with an adversary's card). Rulings: ``../shared/rules/README.md``,
-"Dutch".
+fastest jump-in wins, jumping in with an adversary's card). Rulings: ``docs/rules/dutch.md``.
 
 Knowledge is part of the state. Every card in a hand lies face down, and no view ever shows the
 face of a face-down card, not even to its owner: a look reaches only the looker, as a private
@@ -81,7 +80,7 @@ def _rank_name(card: Card) -> str:
 
 @dataclass(frozen=True)
 class DutchOptions:
-    """The table options of Dutch (``docs/rules/dutch.md`` §10; rulings in ``../shared/rules/README.md``).
+    """The table options of Dutch (``docs/rules/dutch.md`` §10; rulings marked there).
 
     Attributes
     ----------
@@ -152,7 +151,7 @@ def _pos(obj: Any) -> tuple[str, int] | None:
 
 
 class DutchEngine(Engine):
-    """Dutch, both rule sets (``docs/rules/dutch.md``; ``../shared/rules/README.md``, "Dutch").
+    """Dutch, both rule sets (``docs/rules/dutch.md``).
 
     State (all plain data, so that :meth:`snapshot` and deep copies are cheap):
 

@@ -1,7 +1,7 @@
 """Dutch Blitz (kind ``dutch-blitz``): the engine, its bots and its simulator figures.
 
 The rules are the project's own page, ``docs/rules/dutch-blitz.md``; the rulings that settle what
-the rule texts leave open are in ``../shared/rules/README.md``, "Dutch Blitz".
+the rule texts leave open are in ``docs/rules/dutch-blitz.md``.
 
 Exports
 -------

@@ -2,7 +2,7 @@
 
 Everyone plays at once. The engine has no turns: every seated player may act at any time during
 a hand, and the table hands the engine the actions of different players one at a time, in the
-order its race arbiter settles (``../shared/DESIGN.md``, "Lag-tolerant timing window"). A move
+order its race arbiter settles (``docs/design.md`` §4). A move
 that no longer fits when its turn to be applied comes (another player got there first) is an
 :class:`~bot.engine.core.IllegalAction` whose reason says what changed, and the card stays where
 it was.
@@ -156,8 +156,7 @@ class DutchBlitz(Engine):
       finished hand; ``hand_endings`` — how each hand ended; ``ready`` — players who sent
       ``ready`` since the last hand ended.
 
-    Sources, by rule (``docs/rules/dutch-blitz.md`` section; ruling in ``../shared/rules/README.md``,
-    "Dutch Blitz"):
+    Sources, by rule (``docs/rules/dutch-blitz.md`` section; its **Ruling** paragraphs):
 
     * layout, 5 or 3 Post piles, 40-card decks — §1; rulings "Layout";
     * simultaneous play, one card per action, tops only, races — §2; rulings "Playable cards",
@@ -650,7 +649,7 @@ class DutchBlitz(Engine):
         """``"dutch-pile:<index>"`` for a play onto an existing Dutch pile, else ``None`` (§2).
 
         Starting a new pile with a 1, building Post piles, flipping and every other move contest
-        nothing and are applied at once (``../shared/DESIGN.md``, "Lag-tolerant timing window").
+        nothing and are applied at once (``docs/design.md`` §4).
         """
         if action.get("type") == "dutch":
             pile = action.get("pile")

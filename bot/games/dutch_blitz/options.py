@@ -1,7 +1,7 @@
 """Table options of Dutch Blitz (``docs/rules/dutch-blitz.md`` §10).
 
 Every field is a switch a table may set when it opens; the defaults are the rule texts' and the
-rulings' (``../shared/rules/README.md``, "Dutch Blitz"). The simulator's CLI turns each field into
+rulings' (``docs/rules/dutch-blitz.md``). The simulator's CLI turns each field into
 a ``--<name>`` flag (underscores become dashes).
 
 >>> DutchBlitzOptions()

@@ -1,4 +1,4 @@
-"""Rules and rulings of Blitz (31), one behaviour per test (docs/rules/blitz.md; ../shared/rules/README.md)."""
+"""Rules and rulings of Blitz (31), one behaviour per test (docs/rules/blitz.md)."""
 
 from __future__ import annotations
 

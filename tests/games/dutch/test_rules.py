@@ -1,4 +1,4 @@
-"""Every rule and ruling of Dutch, one named test each (docs/rules/dutch.md; ../shared/rules/README.md "Dutch")."""
+"""Every rule and ruling of Dutch, one named test each (docs/rules/dutch.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Named rule tests of the Dutch Blitz engine (docs/rules/dutch-blitz.md, ../shared/rules/README.md)."""
+"""Named rule tests of the Dutch Blitz engine (docs/rules/dutch-blitz.md)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 ``FakeDiscord`` is the server and the users' side; ``point_discord_py_at`` / ``pointed_at``
 aim discord.py at it; ``running_bot`` connects a client and waits for ``on_ready``. The data a
 test asserts on (messages, buttons, interaction results, edit records) are dataclasses in
-``bot.sandbox.models``. Design notes: ../shared/DESIGN.md "Testing against a real client,
+``sandbox.models``. Design notes: docs/design.md §8 "Testing against a real client,
 without Discord".
 """
 
@@ -22,7 +22,8 @@ from .models import (
     make_snowflake,
     snowflake_time_ms,
 )
-from .server import DiscordHTTPError, FakeDiscord, GatewayFrame, point_discord_py_at
+from .server import FakeDiscord, point_discord_py_at
+from .wire import DiscordHTTPError, GatewayFrame
 
 __all__ = [
     "ButtonInfo",

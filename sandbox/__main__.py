@@ -1,4 +1,4 @@
-"""``python -m bot.sandbox``: run the loopback Discord standalone and play through a text prompt.
+"""``python -m sandbox``: run the loopback Discord standalone and play through a text prompt.
 
 It prints the environment variables that point a bot at it (``DISCORD_TOKEN``,
 ``DISCORD_API_BASE``, ``DISCORD_GATEWAY``), so a server admin can try Parlor without Discord:
@@ -136,7 +136,7 @@ def _inputs(modal: dict[str, Any]) -> list[dict[str, Any]]:
 
 async def main(argv: list[str] | None = None) -> None:
     """Starts the fake, prints the env vars, then reads commands from stdin until quit/EOF."""
-    parser = argparse.ArgumentParser(prog="python -m bot.sandbox", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m sandbox", description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--token", default="parlor-sandbox-token")
