@@ -1,0 +1,111 @@
+"""The layer rules of docs/design.md §1, checked on the imports of every module (parsed with ``ast``).
+
+- Engines (``bot/engine``, ``bot/games``) import no Discord, asyncio, aiohttp, storage, tables,
+  client, cogs or sandbox, never the clock (``time``, ``datetime``) and never the global
+  ``random`` (only ``from random import Random``).
+- Storage (``bot/storage``) knows no tables, client, cogs, Discord or sandbox.
+- Production code (``bot``, ``cogs``) never imports the loopback Discord (``sandbox``).
+- The core (``bot/engine``, ``bot/tables``, ``bot/storage``, ``bot/client.py``, ``bot/cli.py``,
+  ``bot/config.py``) does not import a game; only the registry discovers the ``bot.games`` package.
+- No file of the project points at the design reference folder outside the repository.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+ENGINE_FORBIDDEN = ("discord", "asyncio", "aiohttp", "aiosqlite", "bot.storage", "bot.tables", "bot.client",
+                    "bot.cli", "cogs", "sandbox", "time", "datetime")
+STORAGE_FORBIDDEN = ("discord", "bot.tables", "bot.client", "bot.cli", "cogs", "sandbox", "bot.games")
+PRODUCTION_FORBIDDEN = ("sandbox", "tests")
+CORE_FORBIDDEN = ("bot.games.",)
+REGISTRY = "bot/engine/__init__.py"
+
+
+def imports(source: str) -> list[tuple[int, str, bool]]:
+    """Every imported module name of *source*: ``(line, name, whole module?)``.
+
+    ``import a`` gives ``(n, "a", True)``; ``from a import b`` gives ``a`` and ``a.b``, not whole.
+    """
+    found: list[tuple[int, str, bool]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name, True) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.lineno, node.module, False))
+            found += [(node.lineno, f"{node.module}.{alias.name}", False) for alias in node.names]
+    return found
+
+
+def _hits(name: str, forbidden: tuple[str, ...]) -> bool:
+    return any(name == f.rstrip(".") or name.startswith(f if f.endswith(".") else f + ".") for f in forbidden)
+
+
+def violations(path: str, source: str) -> list[str]:
+    """The layer rules *source* (the module at repository-relative *path*) breaks, one line each."""
+    out: list[str] = []
+    engine = path.startswith(("bot/engine/", "bot/games/"))
+    storage = path.startswith("bot/storage/")
+    production = path.startswith(("bot/", "cogs/"))
+    core = path.startswith(("bot/engine/", "bot/tables/", "bot/storage/")) or path in (
+        "bot/client.py", "bot/cli.py", "bot/config.py")
+    for line, name, whole in imports(source):
+        if engine and _hits(name, ENGINE_FORBIDDEN):
+            out.append(f"{path}:{line}: an engine imports {name}")
+        if engine and name == "random" and whole:
+            out.append(f"{path}:{line}: an engine imports the global random (use random.Random)")
+        if storage and _hits(name, STORAGE_FORBIDDEN):
+            out.append(f"{path}:{line}: storage imports {name}")
+        if production and _hits(name, PRODUCTION_FORBIDDEN):
+            out.append(f"{path}:{line}: production code imports {name}")
+        if core and path != REGISTRY and _hits(name, CORE_FORBIDDEN):
+            out.append(f"{path}:{line}: the core imports a game ({name}); use bot.engine.REGISTRY")
+    return out
+
+
+def project_modules() -> list[Path]:
+    return sorted(p for top in ("bot", "cogs") for p in (ROOT / top).rglob("*.py"))
+
+
+def test_the_layer_rules_hold() -> None:
+    """Every module of bot/ and cogs/ keeps to the layers of docs/design.md §1."""
+    broken = [v for p in project_modules()
+              for v in violations(p.relative_to(ROOT).as_posix(), p.read_text(encoding="utf-8"))]
+    assert not broken, "\n".join(broken)
+
+
+@pytest.mark.parametrize(("path", "source", "expected"), [
+    ("bot/games/x/engine.py", "import discord", "an engine imports discord"),
+    ("bot/games/x/engine.py", "import random", "global random"),
+    ("bot/engine/core.py", "from time import monotonic", "an engine imports time"),
+    ("bot/games/x/engine.py", "from bot.tables.table import Table", "an engine imports bot.tables"),
+    ("bot/storage/repository.py", "from bot.tables import TableService", "storage imports bot.tables"),
+    ("bot/client.py", "from sandbox import FakeDiscord", "production code imports sandbox"),
+    ("cogs/dutch.py", "import sandbox.server", "production code imports sandbox"),
+    ("bot/tables/service.py", "from bot.games.dutch import DutchEngine", "the core imports a game"),
+])
+def test_a_planted_violation_is_caught(path: str, source: str, expected: str) -> None:
+    """The check fails on each kind of planted violation (so it is not a test that cannot fail)."""
+    assert any(expected in v for v in violations(path, source))
+
+
+def test_allowed_imports_pass() -> None:
+    """Seeded generators, a game's own modules and the registry's discovery are allowed."""
+    assert violations("bot/games/x/engine.py", "from random import Random\nfrom bot.games.x.options import O") == []
+    assert violations(REGISTRY, "import bot.games") == []
+    assert violations("cogs/dutch_blitz.py", "from bot.games.dutch_blitz import ENGINE") == []
+
+
+def test_nothing_points_at_the_reference_folder() -> None:
+    """No file points outside the repository at the reference folder, which a clone does not have."""
+    needle = "../" + "shared"
+    files = [p for top in ("bot", "cogs", "docs", "tests", "sandbox", "bench") for p in (ROOT / top).rglob("*")
+             if p.is_file() and p.suffix in (".py", ".md", ".toml", ".txt")]
+    files += [ROOT / "README.md", ROOT / "pyproject.toml", ROOT / "config.example.toml"]
+    offenders = [str(p.relative_to(ROOT)) for p in files if needle in p.read_text(encoding="utf-8")]
+    assert not offenders, offenders
