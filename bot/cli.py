@@ -19,21 +19,50 @@ import argparse
 import asyncio
 import dataclasses
 import json
+import os
 import sys
-import types
 import typing
 from collections.abc import Sequence
 from typing import Any
 
+from bot.engine.options import describe_options
+
 __all__ = ["main", "build_parser", "simulate_parser"]
+
+
+RUN_EPILOG = """\
+The bot needs its token: DISCORD_TOKEN (or discord.token in the config file).
+
+Configuration: --config FILE, else $PARLOR_CONFIG, else ./config.toml if present (see
+config.example.toml). Environment variables win over the file:
+  DISCORD_TOKEN      discord.token      the bot token (required)
+  PARLOR_CONFIG      the config file
+  PARLOR_DB          database.path      SQLite file (default ./parlor.db)
+  PARLOR_LOG_LEVEL   logging.level      DEBUG, INFO (default), WARNING, ERROR, CRITICAL
+  DISCORD_API_BASE   discord.api_base   another Discord's REST base (with DISCORD_GATEWAY)
+  DISCORD_GATEWAY    discord.gateway    another Discord's gateway URL (with DISCORD_API_BASE)
+
+Slash commands appear in Discord only after `parlor sync` (once, and after upgrades).
+Bad configuration exits with status 2 and a message naming the key."""
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("parlor")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        return "unknown"
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The top-level argument parser (``simulate`` options are parsed per game)."""
     parser = argparse.ArgumentParser(prog="parlor", description="Parlor, a Discord bot that hosts card games.")
+    parser.add_argument("--version", action="version", version=f"parlor {_version()}")
     parser.add_argument("--config", metavar="FILE", help="TOML config file (default: $PARLOR_CONFIG or ./config.toml)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    sub.add_parser("run", help="start the bot")
+    sub.add_parser("run", help="start the bot", description="Start the bot (migrates the database first).",
+                   epilog=RUN_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     sync = sub.add_parser("sync", help="register slash commands with Discord")
     sync.add_argument("--guild", type=_snowflake, metavar="ID",
                       help="sync to one guild (instant) instead of globally")
@@ -82,33 +111,17 @@ def simulate_parser(kind: str) -> argparse.ArgumentParser:
     parser.add_argument("--bot", choices=bots or None, default=bots[0] if bots else None, help="which bot plays")
     parser.add_argument("--json", action="store_true", help="print JSON lines instead of text")
     parser.add_argument("--replay", metavar="FILE", help="write each game's action log as a JSON line to FILE")
-    hints = typing.get_type_hints(engine.Options)
-    for f in dataclasses.fields(engine.Options):
-        flag = "--" + f.name.replace("_", "-")
-        default = getattr(engine.Options(), f.name)
-        hint = hints.get(f.name, type(default))
-        choices = _literal_choices(hint)
-        if isinstance(default, bool):
-            parser.add_argument(flag, dest=f"opt_{f.name}", action=argparse.BooleanOptionalAction, default=None,
-                                help=f"game option (default {default})")
-        elif choices:
-            parser.add_argument(flag, dest=f"opt_{f.name}", choices=choices, type=type(choices[0]), default=None,
-                                help=f"game option (default {default})")
-        elif isinstance(default, int | float | str):
-            parser.add_argument(flag, dest=f"opt_{f.name}", type=type(default), default=None,
-                                help=f"game option (default {default})")
+    group = parser.add_argument_group("game options", "the table options of the game (docs/rules/ of each game)")
+    for spec in describe_options(engine.Options):
+        flag = "--" + spec.name.replace("_", "-")
+        text = f"{spec.help}; {spec.allowed} (default {spec.default!r})"
+        if spec.type is bool:
+            group.add_argument(flag, dest=f"opt_{spec.name}", action=argparse.BooleanOptionalAction, default=None,
+                               help=text)
+        else:
+            group.add_argument(flag, dest=f"opt_{spec.name}", type=spec.type, default=None, help=text,
+                               metavar=spec.type.__name__.upper())
     return parser
-
-
-def _literal_choices(hint: Any) -> list[Any]:
-    if typing.get_origin(hint) is typing.Literal:
-        return list(typing.get_args(hint))
-    if typing.get_origin(hint) in (typing.Union, types.UnionType):
-        out: list[Any] = []
-        for arg in typing.get_args(hint):
-            out.extend(_literal_choices(arg))
-        return out
-    return []
 
 
 def run_simulation(kind: str, argv: Sequence[str], out: typing.TextIO | None = None) -> int:
@@ -187,11 +200,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.engine import REGISTRY
 
         if args.kind is None or args.kind in ("-h", "--help"):
-            parser.exit(2 if args.kind is None else 0,
-                        f"usage: parlor simulate KIND [options]; KIND is one of: {', '.join(sorted(REGISTRY))}\n")
+            def seats(k: str) -> str:
+                lo, hi = REGISTRY[k].min_players, REGISTRY[k].max_players
+                return f"{lo} players" if lo == hi else f"{lo}-{hi} players"
+
+            games = "\n".join(f"  {k:<12} {REGISTRY[k].title}, {seats(k)}" for k in sorted(REGISTRY))
+            text = (f"usage: parlor simulate KIND [options]\n\nPlay bot-only games offline. KIND is one of:\n"
+                    f"{games}\n\n`parlor simulate KIND --help` lists that game's options.\n")
+            asked = args.kind is not None or any(a in ("-h", "--help") for a in rest)
+            print(text, end="", file=sys.stdout if asked else sys.stderr)
+            return 0 if asked else 2
         if args.kind not in REGISTRY:
             parser.error(f"simulate: unknown game {args.kind!r}; expected one of: {', '.join(sorted(REGISTRY))}")
-        return run_simulation(args.kind, rest)
+        try:
+            return run_simulation(args.kind, rest)
+        except BrokenPipeError:  # `parlor simulate … | head`: the reader has all it wants
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())  # nothing more to flush at exit
+            return 0
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:

@@ -17,6 +17,7 @@ import signal
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 import yarl
 from discord import app_commands
@@ -125,7 +126,8 @@ class ParlorBot(commands.Bot):
                  restore_tables: bool = True, **kwargs: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
-        discord.VoiceClient.warn_nacl = False  # Parlor has no voice: discord.py's PyNaCl warning is noise
+        # Parlor uses no voice: discord.py's warnings about its voice libraries (PyNaCl, davey) are noise.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         # Mentions ping users only (a turn warning), never @everyone or roles; a re-posted table
         # message sets none at all.
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False, users=True))
@@ -205,6 +207,7 @@ async def open_storage(config: Config) -> AsyncIterator[Storage]:
     from bot.config import ConfigError
     from bot.storage import Storage
 
+    check_database_path(config.database.path)
     try:
         storage = await Storage.connect(config.database.path)
     except (OSError, sqlite3.Error, RuntimeError) as exc:
@@ -214,6 +217,37 @@ async def open_storage(config: Config) -> AsyncIterator[Storage]:
         yield storage
     finally:
         await storage.close()
+
+
+def check_database_path(path: str) -> None:
+    """Refuse a database path that cannot work, before anything opens it.
+
+    Raises
+    ------
+    bot.config.ConfigError
+        The path is a directory, its directory does not exist (Parlor creates no directories), or
+        the file or its directory is not writable; the message names ``database.path``.
+    """
+    import os
+    from pathlib import Path
+
+    from bot.config import ConfigError
+
+    if path == ":memory:":
+        return
+    key = "PARLOR_DB / database.path"
+    file = Path(path)
+    if file.is_dir():
+        raise ConfigError(key, f"{path!r} is a directory; expected a SQLite file path such as "
+                               f"{path.rstrip('/')}/parlor.db")
+    folder = file.parent if str(file.parent) else Path(".")
+    if not folder.is_dir():
+        raise ConfigError(key, f"the directory {str(folder)!r} of {path!r} does not exist; create it first "
+                               "(Parlor creates no directories)")
+    if file.exists() and not os.access(file, os.R_OK | os.W_OK):
+        raise ConfigError(key, f"{path!r} is not readable and writable by this user")
+    if not file.exists() and not os.access(folder, os.W_OK | os.X_OK):
+        raise ConfigError(key, f"cannot create {path!r}: the directory {str(folder)!r} is not writable by this user")
 
 
 class ShardedParlorBot(ParlorBot, commands.AutoShardedBot):
@@ -258,6 +292,10 @@ async def run_bot(config: Config, *, install_signal_handlers: bool = True) -> No
                 await bot.start(token)
             except discord.LoginFailure as exc:
                 raise ConfigError("DISCORD_TOKEN / discord.token", f"Discord rejected the token ({exc}).") from None
+            except (aiohttp.ClientConnectionError, OSError) as exc:
+                where = config.discord.api_base or "Discord (discord.com)"
+                raise ConfigError("DISCORD_API_BASE / discord.api_base",
+                                  f"cannot reach {where}: {exc}. Check the address and the network.") from None
 
 
 def _request_close(bot: ParlorBot, sig: signal.Signals) -> None:

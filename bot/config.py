@@ -316,6 +316,9 @@ def load_config(path: str | os.PathLike[str] | None = None,
         named = "--config"
     if path is not None:
         source = Path(path)
+        if source.is_dir():
+            raise ConfigError(named, f"{str(source)!r} is a directory; expected a TOML file "
+                                     "(copy config.example.toml)")
         if not source.is_file():
             raise ConfigError(named, f"config file {str(source)!r} does not exist; expected a TOML file "
                                      "(copy config.example.toml)")

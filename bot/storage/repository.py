@@ -91,14 +91,13 @@ class Storage:
         """|coro|
 
         Open (and create) the database at *path* (``":memory:"`` for a private in-memory one).
+        Its directory must exist: no directory is created.
 
         Raises
         ------
         sqlite3.Error
             The file cannot be opened or migrated.
         """
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(str(path))
         try:
             await db.execute("PRAGMA journal_mode=WAL")

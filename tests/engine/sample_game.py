@@ -17,17 +17,17 @@ from typing import Any
 from bot.engine.bots import Bot
 from bot.engine.cards import Card, shuffled, standard_deck
 from bot.engine.core import Action, Engine, Event, IllegalAction, Result
+from bot.engine.options import check_options, option
 
 
 @dataclass(frozen=True)
 class HighCardOptions:
     """Options of the sample game."""
 
-    tricks: int = 3
+    tricks: int = option(3, help="Tricks to play", min=1, max=10)
 
     def __post_init__(self) -> None:
-        if not 1 <= self.tricks <= 10:
-            raise ValueError(f"tricks must be 1-10, got {self.tricks}")
+        check_options(self)
 
 
 class HighCard(Engine):

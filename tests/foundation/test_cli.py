@@ -140,3 +140,88 @@ def test_section_that_is_not_a_table_exits_2(tmp_path: Path) -> None:
     bad.write_text("discord = 5\n")
     proc = run_parlor("--config", str(bad), "run", env={"DISCORD_TOKEN": "x"}, cwd=tmp_path)
     assert proc.returncode == 2 and "expected a table [discord]" in proc.stderr
+
+
+def test_version_prints_the_package_version() -> None:
+    """`parlor --version` prints the installed version and exits 0."""
+    proc = run_parlor("--version")
+    assert proc.returncode == 0 and proc.stdout.startswith("parlor ")
+
+
+def test_run_help_names_token_config_and_environment() -> None:
+    """`parlor run --help` names the token, the config file and every environment variable."""
+    proc = run_parlor("run", "--help")
+    assert proc.returncode == 0
+    for word in ("DISCORD_TOKEN", "PARLOR_CONFIG", "PARLOR_DB", "PARLOR_LOG_LEVEL", "DISCORD_API_BASE",
+                 "DISCORD_GATEWAY", "--config", "parlor sync"):
+        assert word in proc.stdout, word
+
+
+def test_simulate_help_without_a_game_lists_the_games() -> None:
+    """`parlor simulate --help` lists every game and exits 0; without anything it exits 2."""
+    proc = run_parlor("simulate", "--help")
+    assert proc.returncode == 0
+    assert all(kind in proc.stdout for kind in ("dutch-blitz", "blitzkrieg", "dutch", "blitz"))
+    assert run_parlor("simulate").returncode == 2
+
+
+def test_simulate_option_help_says_meaning_values_and_default() -> None:
+    """Per-game option help comes from the one declaration: meaning, allowed values, default."""
+    proc = run_parlor("simulate", "dutch-blitz", "--help")
+    text = " ".join(proc.stdout.split())
+    assert proc.returncode == 0
+    assert "--stuck-seconds" in text and "a whole number from 0 to 3600 (default 60)" in text
+    assert "--max-hands" in text and "Hands after which the highest total wins" in text
+
+
+def test_simulate_into_a_closed_pipe_ends_quietly() -> None:
+    """`parlor simulate … | head -1` ends without a BrokenPipeError traceback."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "PARLOR_"))}
+    env["PYTHONPATH"] = str(ROOT)
+    proc = subprocess.run(f"{sys.executable} -m bot.cli simulate blitzkrieg --games 200 | head -1", shell=True,
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    assert proc.stdout.startswith("game") and "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
+
+
+def test_config_path_that_is_a_directory_is_reported_as_such(tmp_path: Path) -> None:
+    """--config DIR exits 2 saying it is a directory."""
+    proc = run_parlor("--config", str(tmp_path), "migrate", cwd=tmp_path)
+    assert proc.returncode == 2 and "is a directory" in proc.stderr
+
+
+@pytest.mark.parametrize(("db", "says"), [
+    ("{tmp}", "is a directory"),
+    ("{tmp}/missing/parlor.db", "does not exist"),
+])
+def test_unusable_database_paths_exit_2_with_the_message_only(tmp_path: Path, db: str, says: str) -> None:
+    """A directory, or a file in a directory that does not exist: status 2, one message, no traceback."""
+    path = db.format(tmp=tmp_path)
+    proc = run_parlor("migrate", env={"PARLOR_DB": path}, cwd=tmp_path)
+    assert proc.returncode == 2 and says in proc.stderr and "database.path" in proc.stderr
+    assert "Traceback" not in proc.stderr and "Event loop is closed" not in proc.stderr
+    assert not Path(path).parent.exists() or path == str(tmp_path) or Path(path).parent.is_dir()
+    assert not (tmp_path / "missing").exists(), "no directory is created"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
+def test_unwritable_database_directory_exits_2(tmp_path: Path) -> None:
+    """A database in a directory this user cannot write: status 2 naming database.path."""
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o555)
+    proc = run_parlor("migrate", env={"PARLOR_DB": str(locked / "p.db")}, cwd=tmp_path)
+    assert proc.returncode == 2 and "not writable" in proc.stderr
+
+
+def test_unreachable_api_base_exits_2_with_one_line(tmp_path: Path) -> None:
+    """`parlor run` against a closed local port: status 2 and one line naming DISCORD_API_BASE."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    proc = run_parlor("run", env={"DISCORD_TOKEN": "x", "PARLOR_DB": str(tmp_path / "p.db"),
+                                  "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
+                                  "DISCORD_GATEWAY": f"ws://127.0.0.1:{port}/gateway"}, cwd=tmp_path)
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("parlor:")]
+    assert proc.returncode == 2 and len(errors) == 1 and "DISCORD_API_BASE" in errors[0]
+    assert "Traceback" not in proc.stderr

@@ -19,7 +19,7 @@ async def schema(db: aiosqlite.Connection) -> list[tuple[str, str]]:
 
 async def test_fresh_database_reaches_latest(tmp_path: Path) -> None:
     """Opening a new file creates it and migrates it to the latest version."""
-    path = tmp_path / "sub" / "parlor.db"
+    path = tmp_path / "parlor.db"
     async with Storage.open(path) as storage:
         assert await storage.schema_version() == LATEST
     assert path.exists()

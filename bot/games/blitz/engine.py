@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 
 from bot.engine.cards import Card, shuffled, standard_deck
 from bot.engine.core import Action, Engine, Event, IllegalAction, Result
+from bot.engine.options import check_options, option
 
 __all__ = [
     "BLITZ_HALF",
@@ -121,17 +122,12 @@ class BlitzOptions:
         (default on; the ruling's option).
     """
 
-    lives: int = 4
-    three_of_a_kind: float = 30.0
-    keep_discard_pickup: bool = True
+    lives: int = option(4, help="Lives each player starts with", min=1, max=10)
+    three_of_a_kind: float = option(30.0, help="Points of three cards of one rank", choices=(30.0, 30.5))
+    keep_discard_pickup: bool = option(True, help="A card taken from the discard pile must be kept that turn")
 
     def __post_init__(self) -> None:
-        if isinstance(self.lives, bool) or not isinstance(self.lives, int) or not 1 <= self.lives <= 10:
-            raise ValueError(f"option lives must be a whole number from 1 to 10, got {self.lives!r}")
-        if isinstance(self.three_of_a_kind, bool) or self.three_of_a_kind not in (30, 30.5):
-            raise ValueError(f"option three_of_a_kind must be 30 or 30.5, got {self.three_of_a_kind!r}")
-        if not isinstance(self.keep_discard_pickup, bool):
-            raise ValueError(f"option keep_discard_pickup must be true or false, got {self.keep_discard_pickup!r}")
+        check_options(self)
 
     @property
     def three_of_a_kind_half(self) -> int:

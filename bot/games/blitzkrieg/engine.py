@@ -30,6 +30,7 @@ from typing import Any
 
 from bot.engine.cards import Card, shuffled, standard_deck
 from bot.engine.core import Action, Engine, Event, IllegalAction, Result
+from bot.engine.options import check_options, option
 from bot.games.blitzkrieg.scenarios import Battlefield, Context, GameOver, NeedChoice
 
 __all__ = ["BlitzkriegOptions", "Blitzkrieg", "DECK_SIZE"]
@@ -54,12 +55,11 @@ class BlitzkriegOptions:
         *max_battles* is not an integer from 1 to 100000.
     """
 
-    max_battles: int = 1000
+    max_battles: int = option(1000, help="Battles after which the player holding more cards wins",
+                              min=1, max=100_000)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.max_battles, int) or isinstance(self.max_battles, bool) \
-                or not 1 <= self.max_battles <= 100_000:
-            raise ValueError(f"max_battles must be an integer from 1 to 100000, got {self.max_battles!r}")
+        check_options(self)
 
 
 class Blitzkrieg(Engine):

@@ -42,6 +42,7 @@ from typing import Any
 
 from bot.engine.cards import Card, shuffled, standard_deck
 from bot.engine.core import Action, Engine, Event, IllegalAction, Result
+from bot.engine.options import check_options, option
 
 __all__ = ["DutchOptions", "DutchEngine", "card_value", "POWERS"]
 
@@ -105,39 +106,25 @@ class DutchOptions:
         Passive: the caller's modifiers become outright win -15, tie +5, undercut +10 (default off).
     """
 
-    variant: str = "passive"
-    jokers: bool = True
-    hand_size: int = 4
-    red_kings: int = 10
-    peek_seconds: int = 5
-    jump_in_grace_seconds: int = 3
-    target: int = 100
-    undercut_penalty: int = 15
-    forgiving_scores: bool = False
+    variant: str = option("passive", help="The rule set: passive (rounds, the Dutch call) or aggressive "
+                                       "(one round, fastest jump-in)", choices=VARIANTS)
+    jokers: bool = option(True, help="Play with the two Jokers (the aggressive set always does)")
+    hand_size: int = option(4, help="Cards dealt to each player", min=4, max=6)
+    red_kings: int = option(10, help="The value of a red King", choices=RED_KING_VALUES)
+    peek_seconds: int = option(5, help="Seconds a looked-at card stays shown", min=1, max=60)
+    jump_in_grace_seconds: int = option(3, help="Seconds between a discard and the next draw, for jump-ins",
+                                        min=0, max=30)
+    target: int = option(100, help="Passive: the game ends after the round in which a total reaches this",
+                         min=1, max=10_000)
+    undercut_penalty: int = option(15, help="Passive: points added to a Dutch caller who is not strictly lowest",
+                                   min=0, max=1000)
+    forgiving_scores: bool = option(False, help="Passive: caller's win -15, tie +5, undercut +10")
 
     def __post_init__(self) -> None:
-        def need(ok: bool, name: str, value: Any, expected: str) -> None:
-            if not ok:
-                raise ValueError(f"option {name}={value!r} is not allowed: expected {expected}")
-
-        def is_int(v: Any) -> bool:
-            return isinstance(v, int) and not isinstance(v, bool)
-
-        need(self.variant in VARIANTS, "variant", self.variant, "'passive' or 'aggressive'")
-        need(isinstance(self.jokers, bool), "jokers", self.jokers, "true or false")
-        need(self.jokers or self.variant != "aggressive", "jokers", self.jokers,
-             "true with variant='aggressive' (the aggressive set always plays with the two Jokers)")
-        need(is_int(self.hand_size) and 4 <= self.hand_size <= 6, "hand_size", self.hand_size, "4, 5 or 6")
-        need(is_int(self.red_kings) and self.red_kings in RED_KING_VALUES, "red_kings", self.red_kings,
-             "10, -2 or -3")
-        need(is_int(self.peek_seconds) and 1 <= self.peek_seconds <= 60, "peek_seconds", self.peek_seconds,
-             "a whole number of seconds, 1-60")
-        need(is_int(self.jump_in_grace_seconds) and 0 <= self.jump_in_grace_seconds <= 30,
-             "jump_in_grace_seconds", self.jump_in_grace_seconds, "a whole number of seconds, 0-30")
-        need(is_int(self.target) and 1 <= self.target <= 10_000, "target", self.target, "1-10000 points")
-        need(is_int(self.undercut_penalty) and 0 <= self.undercut_penalty <= 1000, "undercut_penalty",
-             self.undercut_penalty, "0-1000 points")
-        need(isinstance(self.forgiving_scores, bool), "forgiving_scores", self.forgiving_scores, "true or false")
+        check_options(self)
+        if self.variant == "aggressive" and not self.jokers:
+            raise ValueError("option jokers must be true with variant='aggressive' (the aggressive set always "
+                             "plays with the two Jokers), got False")
 
 
 def _pos(obj: Any) -> tuple[str, int] | None:

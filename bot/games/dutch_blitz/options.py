@@ -9,12 +9,14 @@ DutchBlitzOptions(target=75, move_post_stacks=False, stuck_seconds=60, max_hands
 >>> DutchBlitzOptions(target=0)
 Traceback (most recent call last):
 ...
-ValueError: option target must be a whole number of points from 1 to 10000, got 0
+ValueError: option target must be a whole number from 1 to 10000, got 0
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from bot.engine.options import check_options, option
 
 __all__ = ["DutchBlitzOptions"]
 
@@ -51,22 +53,13 @@ class DutchBlitzOptions:
         From construction, naming the option, the bad value and what was expected.
     """
 
-    target: int = 75
-    move_post_stacks: bool = False
-    stuck_seconds: int = 60
-    max_hands: int = 30
+    target: int = option(75, help="Points that end the game: after the hand in which a total reaches them",
+                         min=1, max=10_000)
+    move_post_stacks: bool = option(False, help="Allow moving a whole Post pile onto another")
+    stuck_seconds: int = option(60, help="Seconds without a Dutch-pile play before the host may end the hand "
+                                         "(0: never)", min=0, max=3600)
+    max_hands: int = option(30, help="Hands after which the highest total wins without reaching the target",
+                            min=1, max=1000)
 
     def __post_init__(self) -> None:
-        if isinstance(self.target, bool) or not isinstance(self.target, int) or not 1 <= self.target <= 10_000:
-            raise ValueError(f"option target must be a whole number of points from 1 to 10000, got {self.target!r}")
-        if not isinstance(self.move_post_stacks, bool):
-            raise ValueError(f"option move_post_stacks must be true or false, got {self.move_post_stacks!r}")
-        if (isinstance(self.stuck_seconds, bool) or not isinstance(self.stuck_seconds, int)
-                or not 0 <= self.stuck_seconds <= 3600):
-            raise ValueError(
-                f"option stuck_seconds must be a whole number of seconds from 0 (rule off) to 3600, "
-                f"got {self.stuck_seconds!r}"
-            )
-        if (isinstance(self.max_hands, bool) or not isinstance(self.max_hands, int)
-                or not 1 <= self.max_hands <= 1000):
-            raise ValueError(f"option max_hands must be a whole number of hands from 1 to 1000, got {self.max_hands!r}")
+        check_options(self)
