@@ -136,6 +136,7 @@ class ParlorBot(commands.Bot):
         self.config = config
         self.storage = storage
         self._templates: dict[type[Any], re.Pattern[str]] = {}
+        self._commands_checked = False
         self._extensions_to_load = load_cogs
         self._restore_tables = restore_tables
         from bot.tables import TableService
@@ -183,6 +184,34 @@ class ParlorBot(commands.Bot):
         log.info("unknown component custom id %r", custom_id[:100])
         await answer_error(interaction, "This button is no longer valid. Use the buttons on the table's current "
                                         "message, or `/table board` in the table's thread.")
+
+    async def on_ready(self) -> None:
+        """Log who the bot is and where; once, warn when Discord has no slash commands for it."""
+        assert self.user is not None
+        log.info("ready as %s (id %s) in %d server(s) on %d shard(s)", self.user, self.user.id, len(self.guilds),
+                 self.shard_count or 1)
+        if not self._commands_checked:
+            self._commands_checked = True
+            await self.warn_if_unsynced()
+
+    async def warn_if_unsynced(self) -> bool:
+        """|coro|
+
+        Log a WARNING naming ``parlor sync`` when Discord has no slash commands for this
+        application, globally or in the first servers; returns whether it warned.
+        """
+        try:
+            if await self.tree.fetch_commands():
+                return False
+            for guild in list(self.guilds)[:5]:
+                if await self.tree.fetch_commands(guild=guild):
+                    return False
+        except discord.HTTPException as exc:
+            log.info("could not check the registered slash commands: %s", exc)
+            return False
+        log.warning("Discord has no slash commands registered for this bot, so nobody can use it yet: run "
+                    "`parlor sync --guild SERVER_ID` (one server, instant) or `parlor sync` (all servers)")
+        return True
 
     async def close(self) -> None:
         """Stop the tables' tasks, then disconnect (the database is closed by ``run_bot``)."""

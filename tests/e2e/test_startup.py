@@ -1,0 +1,31 @@
+"""End to end: what `parlor run` tells an admin at start-up (issue 16, the first hour)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from bot.client import ParlorBot
+from bot.storage import Storage
+from sandbox import FakeDiscord, running_bot
+from tests.e2e.conftest import COGS, World, parlor_config
+
+
+async def test_ready_is_logged_and_missing_commands_name_parlor_sync(fake: FakeDiscord, world: World, tmp_path: Path,
+                                                                       caplog: pytest.LogCaptureFixture) -> None:
+    """Before `parlor sync` the bot says who it is and warns that it has no slash commands; after, it does not."""
+    caplog.set_level(logging.INFO, logger="parlor")
+    config = parlor_config(fake, tmp_path / "p.db")
+    async with Storage.open(config.database.path) as storage:
+        client = ParlorBot(config, storage, load_cogs=COGS)
+        async with running_bot(fake, client):
+            await fake.wait_for(lambda: any("parlor sync" in r.getMessage() for r in caplog.records), timeout=5,
+                                what="the unsynced warning")
+            ready = [r.getMessage() for r in caplog.records if r.getMessage().startswith("ready as")]
+            assert ready and "1 server(s)" in ready[0] and "1 shard(s)" in ready[0]
+            warning = next(r for r in caplog.records if "parlor sync" in r.getMessage())
+            assert warning.levelname == "WARNING"
+            await client.tree.sync()
+            assert await client.warn_if_unsynced() is False
