@@ -118,12 +118,15 @@ class ParlorBot(commands.Bot):
     restore_tables:
         Whether ``setup_hook`` rebuilds unfinished tables (``parlor sync`` passes ``False``: it
         must not run tables beside the real bot).
+    check_commands:
+        Whether ``on_ready`` checks that Discord has slash commands for the bot (the sandbox and
+        tests sync them themselves right after connecting).
 
     Use :func:`make_bot` to get the sharded variant when ``discord.shard_count`` is set.
     """
 
     def __init__(self, config: Config, storage: Storage, *, load_cogs: list[str] | None = None,
-                 restore_tables: bool = True, **kwargs: Any) -> None:
+                 restore_tables: bool = True, check_commands: bool = True, **kwargs: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         # Parlor uses no voice: discord.py's warnings about its voice libraries (PyNaCl, davey) are noise.
@@ -136,7 +139,7 @@ class ParlorBot(commands.Bot):
         self.config = config
         self.storage = storage
         self._templates: dict[type[Any], re.Pattern[str]] = {}
-        self._commands_checked = False
+        self._commands_checked = not check_commands
         self._extensions_to_load = load_cogs
         self._restore_tables = restore_tables
         from bot.tables import TableService

@@ -8,7 +8,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine.options import describe_options
+from bot.games.dutch_blitz.options import DutchBlitzOptions
+from bot.tables.commands import apply_option_declarations
 from cogs._dutch_blitz_ui import DutchBlitzUI
+
+_OPT = {spec.name: spec for spec in describe_options(DutchBlitzOptions)}
+"""The one declaration of each table option (docs/rules/dutch-blitz.md §10): ranges, defaults, help."""
 
 if TYPE_CHECKING:
     from bot.client import ParlorBot
@@ -27,22 +33,22 @@ class DutchBlitzCog(commands.Cog):
         self.bot.tables.register_ui(DutchBlitzUI())
 
     @group.command(name="new")
-    @app_commands.describe(
-        target="Points that end the game (default 75)",
-        move_post_stacks="Allow moving a whole Post pile onto another (default off)",
-        stuck_seconds="Seconds without a Dutch-pile play before the host may end the hand; 0 = never (default 60)",
-        race_window_ms="How long a race on one Dutch pile stays open, in ms (default from the server config)",
-    )
-    async def new(self, interaction: discord.Interaction, target: app_commands.Range[int, 5, 500] = 75,
-                  move_post_stacks: bool = False, stuck_seconds: app_commands.Range[int, 0, 600] = 60,
+    @app_commands.describe(race_window_ms="How long a race on one Dutch pile stays open, in ms (default: the server's)")
+    async def new(self, interaction: discord.Interaction, target: int = _OPT["target"].default,
+                  move_post_stacks: bool = _OPT["move_post_stacks"].default,
+                  stuck_seconds: int = _OPT["stuck_seconds"].default, max_hands: int = _OPT["max_hands"].default,
                   race_window_ms: app_commands.Range[int, 0, 1000] | None = None) -> None:
         """Open a Dutch Blitz table (2–8 players) in a new thread."""
-        options = {"target": target, "move_post_stacks": move_post_stacks, "stuck_seconds": stuck_seconds}
+        options = {"target": target, "move_post_stacks": move_post_stacks, "stuck_seconds": stuck_seconds,
+                   "max_hands": max_hands}
         settings = {} if race_window_ms is None else {"race_window_ms": race_window_ms}
         await interaction.response.defer(ephemeral=True, thinking=True)  # a thread and a message to create
         table = await self.bot.tables.open("dutch-blitz", interaction, options, settings)
         await interaction.followup.send(
             f"Dutch Blitz table #{table.id} is open in <#{table.thread_id}> — press **Join** there.", ephemeral=True)
+
+
+apply_option_declarations(DutchBlitzCog.new, DutchBlitzOptions)
 
 
 async def setup(bot: ParlorBot) -> None:

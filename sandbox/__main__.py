@@ -1,17 +1,20 @@
-"""``python -m sandbox``: run the loopback Discord standalone and play through a text prompt.
+"""``python -m sandbox``: try Parlor without Discord — the loopback Discord and the bot, one command.
 
-It prints the environment variables that point a bot at it (``DISCORD_TOKEN``,
-``DISCORD_API_BASE``, ``DISCORD_GATEWAY``), so a server admin can try Parlor without Discord:
-start this, start the bot with those variables in another terminal, then type commands here
-(``help`` lists them). Everything is in memory and gone when it stops.
+It starts the loopback Discord and Parlor's production bot in the same process (the bot's
+commands synced, a temporary database unless ``--db``), then takes typed commands as a user
+(``help`` lists them). ``--no-bot`` runs the loopback Discord alone and prints the environment
+variables (``DISCORD_TOKEN``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY``) that point a bot started
+elsewhere at it. Everything but the database is in memory and gone when it stops.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import shlex
 import sys
+from collections.abc import AsyncIterator
 from typing import Any
 
 from .models import FakeChannel, FakeMessage, FakeUser, InteractionResult, walk_components
@@ -24,18 +27,24 @@ HELP = """commands (the acting user and channel are shown in the prompt):
   modal id=value ...         submit the last modal you were shown
   say TEXT                   post a plain message
   as USER                    act as another user (created if new)
-  channel NAME               switch channel (threads too)
+  channel NAME               switch channel (threads too; names may have spaces)
+  channels                   the channels and threads, and which one you are in
   show                       the last messages you can see here
   commands                   the synced slash commands
   wait SECONDS               let time pass (timers, coalesced edits)
   quit"""
 
 
+STYLES = {1: "blue", 2: "grey", 3: "green", 4: "red", 5: "link"}
+"""Discord's button styles as the colours a player sees (primary is blurple)."""
+
+
 def _render(msg: FakeMessage) -> str:
     """A message as a few lines of text: author, flags, text and components."""
     head = f"[{msg.id}] {msg.author.name}{' (only you)' if msg.ephemeral else ''}{' (edited)' if msg.edited_ms else ''}"
     lines = [head] + [f"    {line}" for line in msg.text.splitlines()]
-    buttons = [f"[{b.label or b.emoji or '?'}{' x' if b.disabled else ''}]" for b in msg.buttons]
+    buttons = [f"[{b.label or b.emoji or '?'}]({STYLES.get(b.style, '?')}{', disabled' if b.disabled else ''})"
+               for b in msg.buttons]
     if buttons:
         lines.append("    " + " ".join(buttons))
     for s in msg.selects:
@@ -106,7 +115,18 @@ class Console:
             guild = fake.guilds[self.channel.guild_id or 0]
             self.user = found[0] if found else fake.add_user(args[0], guild=guild)
         elif cmd == "channel":
-            self.channel = next(c for c in fake.channels.values() if c.name == args[0])
+            name = " ".join(args).lstrip("#")
+            found = [c for c in fake.channels.values() if c.name == name]
+            if not found:
+                raise LookupError(f"no channel or thread named {name!r}; type channels")
+            self.channel = found[0]
+        elif cmd == "channels":
+            for c in fake.channels.values():
+                if c.guild_id is None:
+                    continue
+                kind = "thread" if c.is_thread else "channel"
+                here = "  <- you are here" if c is self.channel else ""
+                print(f"  {'  ' if c.is_thread else ''}#{c.name} ({kind}){here}")
         elif cmd == "show":
             for msg in fake.messages(self.channel, visible_to=self.user)[-8:]:
                 print(_render(msg))
@@ -130,6 +150,30 @@ class Console:
         return True
 
 
+@contextlib.asynccontextmanager
+async def _parlor(fake: FakeDiscord, db: str | None, log_level: str) -> AsyncIterator[Any]:
+    """The production bot, in this process, connected to *fake* with its commands synced."""
+    import logging
+    import tempfile
+
+    from bot.client import ParlorBot
+    from bot.config import Config, DatabaseConfig, DiscordConfig
+    from bot.storage import Storage
+
+    from .client import running_bot
+
+    logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    with tempfile.TemporaryDirectory(prefix="parlor-sandbox-") as tmp:
+        path = db or f"{tmp}/parlor.db"
+        config = Config(discord=DiscordConfig(token=fake.token, api_base=fake.api_base, gateway=fake.gateway_url),
+                        database=DatabaseConfig(path=path))
+        async with Storage.open(path) as storage:
+            bot = ParlorBot(config, storage, check_commands=False)
+            async with running_bot(fake, bot):
+                await bot.tree.sync()
+                yield bot
+
+
 def _inputs(modal: dict[str, Any]) -> list[dict[str, Any]]:
     return [c for c in walk_components(modal.get("components", [])) if c.get("type") == 4]
 
@@ -142,17 +186,28 @@ async def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--token", default="parlor-sandbox-token")
     parser.add_argument("--users", default="alice,bob,carol", help="comma-separated user names")
     parser.add_argument("--deadline", type=float, default=3.0, help="first-response deadline in seconds")
+    parser.add_argument("--no-bot", action="store_true",
+                        help="run the loopback Discord alone and print how to point a bot at it")
+    parser.add_argument("--db", metavar="PATH", help="the bot's database (default: a temporary file)")
+    parser.add_argument("--log-level", default="WARNING", help="the bot's log level on stderr (default WARNING)")
+    parser.add_argument("--heartbeat-ms", type=int, default=41250, help="the gateway's heartbeat interval")
     args = parser.parse_args(argv)
-    fake = FakeDiscord(token=args.token, host=args.host, port=args.port, interaction_deadline_s=args.deadline)
-    async with fake:
+    fake = FakeDiscord(token=args.token, host=args.host, port=args.port, interaction_deadline_s=args.deadline,
+                       heartbeat_interval_ms=args.heartbeat_ms)
+    async with fake, contextlib.AsyncExitStack() as stack:
         guild = fake.add_guild("Parlor Sandbox")
         channel = fake.add_channel(guild, "games")
         fake.add_channel(guild, "no-threads", allow_threads=False)
         users = [fake.add_user(name, guild=guild) for name in args.users.split(",")]
-        print(f"export DISCORD_TOKEN={fake.token}")
-        print(f"export DISCORD_API_BASE={fake.api_base}")
-        print(f"export DISCORD_GATEWAY={fake.gateway_url}")
-        print("# start the bot with these, sync its commands, then type 'help'.", flush=True)
+        if args.no_bot:
+            print(f"export DISCORD_TOKEN={fake.token}")
+            print(f"export DISCORD_API_BASE={fake.api_base}")
+            print(f"export DISCORD_GATEWAY={fake.gateway_url}")
+            print("# start the bot with these, sync its commands, then type 'help'.", flush=True)
+        else:
+            await stack.enter_async_context(_parlor(fake, args.db, args.log_level))
+            print("Parlor is running against the loopback Discord. Try: /games, /dutch-blitz new, "
+                  "click Join, as bob, channels, show — or help.", flush=True)
         console = Console(fake, users, channel)
         loop = asyncio.get_running_loop()
         while True:

@@ -252,6 +252,13 @@ class DriverMixin:
                 value = bool(value)
             else:
                 value = str(value)
+            low, high = d.get("min_value"), d.get("max_value")
+            if otype in (4, 10) and ((low is not None and value < low) or (high is not None and value > high)):
+                raise ValueError(f"/{command} option {name!r}: {value!r} is outside {low}..{high}")
+            short, long_ = d.get("min_length"), d.get("max_length")
+            too_short = short is not None and len(str(value)) < short
+            if otype == 3 and (too_short or (long_ is not None and len(str(value)) > long_)):
+                raise ValueError(f"/{command} option {name!r}: {len(value)} characters, outside {short}..{long_}")
             choices = d.get("choices")
             if choices and value not in [c["value"] for c in choices]:
                 raise ValueError(f"/{command} option {name!r}: {value!r} is not one of {[c['value'] for c in choices]}")

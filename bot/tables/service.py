@@ -285,18 +285,14 @@ class TableService:
             raise TableError("You are not playing at this table.")
         if not await self._replace_with_bot(table, seat, "they left"):
             raise TableError("This game has no bot to take your seat; ask the host to end the table instead.")
-        if interaction.user.id == table.host_id:
-            await self._pass_host(table)
         return _Reply("send", "You left the game; a bot plays your seat.")
 
-    async def _pass_host(self, table: Table) -> None:
-        """Hand the host role to the next seated person after the host (no one: moderators only)."""
-        humans = [s for s in table.seats if not s.is_bot and s.user_id != table.host_id]
+    async def _pass_host(self, table: Table) -> str:
+        """Hand the host role to the first seated person (no one left: moderators only); returns a notice."""
+        humans = [s for s in table.seats if not s.is_bot]
         table.host_id = humans[0].user_id if humans and humans[0].user_id is not None else 0
         await self.bot.storage.update_game(table.id, host_id=table.host_id)
-        if humans:
-            table.notice = f"👑 {humans[0].name} is now the host."
-            table.dirty.set()
+        return f" 👑 {humans[0].name} is now the host." if humans else " Only moderators run the table now."
 
     async def _lobby_join(self, interaction: discord.Interaction, table: Table) -> _Reply:
         if table.seat_of_user(interaction.user.id):
@@ -820,12 +816,14 @@ class TableService:
             return False
         name = next(iter(bots))
         who = seat.name
+        was_host = seat.user_id == table.host_id
         seat.bot_name, seat.user_id, seat.name = name, None, f"{who} (bot)"
+        host_note = await self._pass_host(table) if was_host else ""  # the host left or timed out
         await self._save_seats(table)
         bot = bots[name](seat.player_id, random.Random(f"{table.seed}:{seat.player_id}:replacement"))
         table.bots[seat.player_id] = bot
         self._track(table, self._bot_loop(table, seat.player_id), seat.player_id)
-        table.notice = f"🤖 A bot took over {who}'s seat ({why})."
+        table.notice = f"🤖 A bot took over {who}'s seat ({why}).{host_note}"
         table.dirty.set()
         self._track(table, self._say(table, table.notice), "notice")
         return True
@@ -987,8 +985,6 @@ class TableService:
                     await self._finish(table)
                 self._start_tasks(table)
             restored += 1
-        if restored:
-            log.info("restored %d table(s) after a restart", restored)
         return restored
 
     async def shutdown(self) -> None:

@@ -68,7 +68,7 @@ async def parlor(fake: FakeDiscord, db: Path, cogs: list[str] = COGS, *, tables:
     """The production bot class with a temporary database, connected and with its commands synced."""
     config = parlor_config(fake, db, tables)
     async with Storage.open(config.database.path) as storage:
-        client = ParlorBot(config, storage, load_cogs=cogs)
+        client = ParlorBot(config, storage, load_cogs=cogs, check_commands=False)
         client.tables.bot_delay_scale = 0.02
         client.tables.timer_scale = timer_scale
         async with running_bot(fake, client):

@@ -329,3 +329,22 @@ async def test_card_goes_to_an_equivalent_pile_nobody_is_racing_for(fake: FakeDi
         assert await play_one_move(fake, world.alice, lobby) == "dutch"
         piles = table.engine.view(None)["dutch_piles"]
         assert piles[1]["top"]["id"] == "0R5" and piles[0]["top"]["value"] == 4
+
+
+async def test_new_command_options_come_from_the_one_declaration(fake: FakeDiscord, world: World,
+                                                                 tmp_path: Path) -> None:
+    """/dutch-blitz new as synced: each option's range, default-free description and type are the engine's."""
+    from bot.engine.options import describe_options
+    from bot.games.dutch_blitz.options import DutchBlitzOptions
+
+    async with parlor(fake, tmp_path / "p.db", DB_COGS):
+        (group,) = [c for c in fake.commands() if c["name"] == "dutch-blitz"]
+        (new,) = [o for o in group["options"] if o["name"] == "new"]
+        synced = {o["name"]: o for o in new["options"]}
+        for spec in describe_options(DutchBlitzOptions):
+            option = synced[spec.name]
+            assert option["description"] == spec.help[:100]
+            if spec.type is int:
+                assert (option["min_value"], option["max_value"]) == (spec.min, spec.max)
+        refused = await fake.slash(world.alice, world.channel, "dutch-blitz new", options={"target": 1})
+        assert not refused.failed  # 1 point is a legal (if short) game: the engine's range, not the old 5

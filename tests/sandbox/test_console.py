@@ -12,7 +12,7 @@ async def test_console_runs_slash_click_and_show(fake, world, bot, capsys):
     assert await console.run_line("as bob")
     assert await console.run_line("click Join")
     out = capsys.readouterr().out
-    assert "New table: 3 seats, normal" in out and "[Join]" in out
+    assert "New table: 3 seats, normal" in out and "[Join](" in out
     assert "Players: bob" in out
     assert not await console.run_line("quit")
 
@@ -24,3 +24,30 @@ async def test_console_modal_round_trip(fake, world, bot, capsys):
     assert "sb:name" in capsys.readouterr().out
     await console.run_line("modal sb:name=Green")
     assert "renamed to Green" in capsys.readouterr().out
+
+
+async def test_console_lists_channels_and_threads_and_takes_names_with_spaces(fake, world, bot, capsys):
+    """'channels' lists channels and threads; 'channel NAME' takes a thread name with spaces, unquoted."""
+    thread = fake.add_channel(world.guild, "Dutch Blitz #1")
+    console = Console(fake, [world.alice], world.channel)
+    await console.run_line("channels")
+    out = capsys.readouterr().out
+    assert "#games (channel)  <- you are here" in out and "#Dutch Blitz #1" in out
+    await console.run_line("channel Dutch Blitz #1")
+    assert console.channel is thread
+
+
+async def test_console_shows_button_styles(fake, world, bot, capsys):
+    """Buttons show their style as a colour, so the board's 'fits a pile' hint is visible."""
+    console = Console(fake, [world.alice], world.channel)
+    await console.run_line("/dutch-blitz new seats=3")
+    out = capsys.readouterr().out
+    assert "[Join](" in out and any(f"({c}" in out for c in ("blue", "grey", "green", "red"))
+
+
+async def test_slash_option_ranges_are_enforced_as_discord_does(fake, world, bot):
+    """A value outside an option's min_value..max_value is refused, as Discord's client refuses it."""
+    import pytest
+
+    with pytest.raises(ValueError, match="outside 2..4"):
+        await fake.slash(world.alice, world.channel, "dutch-blitz new", seats=9)

@@ -133,3 +133,21 @@ async def test_sharded_bot_gets_each_guild_on_its_shard(fake):
             assert client.get_guild(guilds[n].id).shard_id == n
             result = await fake.slash(alice, channel, "ping")
             assert result.content == f"pong from shard {n}"
+
+
+async def test_fast_heartbeats_raise_no_websocket_behind_warning(caplog):
+    """Forty heartbeats at 50 ms are each acknowledged at once: discord.py never logs "websocket is … behind"."""
+    import asyncio
+    import logging
+
+    from sandbox import FakeDiscord, build_world, running_bot
+    from tests.sandbox.conftest import SandboxTestBot
+
+    caplog.set_level(logging.DEBUG, logger="discord.gateway")
+    async with FakeDiscord(heartbeat_interval_ms=50) as fake:
+        build_world(fake)
+        async with running_bot(fake, SandboxTestBot()):
+            await asyncio.sleep(2.0)
+    beats = [r for r in caplog.records if "Keeping shard ID" in r.getMessage()]
+    assert len(beats) >= 20
+    assert not [r for r in caplog.records if "behind" in r.getMessage() or "blocked" in r.getMessage()]
