@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere: the repo root first
 
-from bot.engine.simulate import play_game  # noqa: E402
-from bot.games.dutch_blitz import BOTS, ENGINE, figures  # noqa: E402
+from bot.engine.simulate import play_game
+from bot.games.dutch_blitz import BOTS, ENGINE, figures
 
 
 def speed(players: int, games: int, seed: int) -> dict[str, float]:

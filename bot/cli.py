@@ -67,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     sync.add_argument("--guild", type=_snowflake, metavar="ID",
                       help="sync to one guild (instant) instead of globally")
     sub.add_parser("migrate", help="bring the database schema up to date")
+    sub.add_parser("health", help="exit 0 if the running bot's heartbeat file is fresh (container health checks)")
     sim = sub.add_parser("simulate", help="play bot-only games offline", add_help=False)
     sim.add_argument("kind", nargs="?", help="game kind")
     return parser
@@ -144,7 +145,7 @@ def run_simulation(kind: str, argv: Sequence[str], out: typing.TextIO | None = N
         parser.error(f"bad game option: {exc}")
     players = [f"seat{i}" for i in range(args.players)]
     records = []
-    replay = open(args.replay, "w", encoding="utf-8") if args.replay else None  # noqa: SIM115
+    replay = open(args.replay, "w", encoding="utf-8") if args.replay else None
     try:
         for i in range(args.games):
             seed = args.seed + i
@@ -232,6 +233,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             config.require_token()
             _setup_logging(config)
             asyncio.run(_sync(config, args.guild))
+        elif args.command == "health":
+            return _health(config)
         elif args.command == "migrate":
             version = asyncio.run(_migrate(config))
             print(f"database {config.database.path} is at schema version {version}")
@@ -260,6 +263,30 @@ def _setup_logging(config: Any) -> None:
     third = max(level, getattr(logging, config.logging.third_party_level.upper()))
     for name in THIRD_PARTY_LOGGERS:
         logging.getLogger(name).setLevel(third)
+
+
+def _health(config: Any) -> int:
+    """``parlor health``: 0 when ``health.heartbeat_file`` was touched within three heartbeats, else 1."""
+    import time
+    from pathlib import Path
+
+    from bot.config import ConfigError
+
+    if not config.health.heartbeat_file:
+        raise ConfigError("PARLOR_HEARTBEAT_FILE / health.heartbeat_file",
+                          "is not set; expected the file the running bot touches (see config.example.toml)")
+    path = Path(config.health.heartbeat_file)
+    limit = 3 * config.health.heartbeat_seconds
+    try:
+        age = time.time() - path.stat().st_mtime
+    except OSError:
+        print(f"parlor health: no heartbeat file {str(path)!r} yet: the bot is not connected", file=sys.stderr)
+        return 1
+    if age > limit:
+        print(f"parlor health: the last heartbeat is {age:.0f} s old (more than {limit} s)", file=sys.stderr)
+        return 1
+    print(f"healthy: heartbeat {age:.0f} s ago")
+    return 0
 
 
 async def _migrate(config: Any) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import pkgutil
 import re
@@ -88,7 +89,8 @@ class ParlorTree(app_commands.CommandTree):
             return
         if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
             # Discord still shows a command this version no longer has, or has changed: not a bug.
-            name = getattr(error, "name", None) or (interaction.data or {}).get("name", "?")
+            data: dict[str, Any] = dict(interaction.data or {})
+            name = getattr(error, "name", None) or data.get("name", "?")
             log.warning("stale slash command /%s used (%s); run `parlor sync`", name, type(error).__name__)
             await answer_error(interaction, f"This command has changed since it was last registered — ask a server "
                                             f"admin to run `parlor sync`, then try `/{name}` again.")
@@ -140,6 +142,7 @@ class ParlorBot(commands.Bot):
         self.storage = storage
         self._templates: dict[type[Any], re.Pattern[str]] = {}
         self._commands_checked = not check_commands
+        self._heartbeat: asyncio.Task[None] | None = None
         self._extensions_to_load = load_cogs
         self._restore_tables = restore_tables
         from bot.tables import TableService
@@ -154,6 +157,8 @@ class ParlorBot(commands.Bot):
         for name in self._extensions_to_load if self._extensions_to_load is not None else cog_extensions():
             await self.load_extension(name)
             log.info("loaded %s", name)
+        if self.config.health.heartbeat_file:
+            self._heartbeat = asyncio.get_running_loop().create_task(self._beat(), name="parlor-heartbeat")
         if self._restore_tables:
             restored = await self.tables.restore()
             if restored:
@@ -179,7 +184,8 @@ class ParlorBot(commands.Bot):
         """
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
         if not custom_id.startswith("parlor:"):
             return
         if any(t.fullmatch(custom_id) for t in self._templates.values()):
@@ -215,6 +221,20 @@ class ParlorBot(commands.Bot):
         log.warning("Discord has no slash commands registered for this bot, so nobody can use it yet: run "
                     "`parlor sync --guild SERVER_ID` (one server, instant) or `parlor sync` (all servers)")
         return True
+
+    async def _beat(self) -> None:
+        """Touch ``health.heartbeat_file`` every ``health.heartbeat_seconds`` while connected (``parlor health``)."""
+        from pathlib import Path
+
+        path = Path(self.config.health.heartbeat_file)
+        await self.wait_until_ready()
+        while not self.is_closed():
+            if self.is_ready() and not self.is_ws_ratelimited():
+                try:
+                    path.write_text(f"{self.latency:.3f}\n", encoding="utf-8")
+                except OSError as exc:
+                    log.warning("cannot write the heartbeat file %s: %s", path, exc)
+            await asyncio.sleep(self.config.health.heartbeat_seconds)
 
     async def close(self) -> None:
         """Stop the tables' tasks, then disconnect (the database is closed by ``run_bot``)."""
@@ -318,7 +338,7 @@ async def run_bot(config: Config, *, install_signal_handlers: bool = True) -> No
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGINT, signal.SIGTERM):
                 with contextlib.suppress(NotImplementedError, RuntimeError):
-                    loop.add_signal_handler(sig, lambda s=sig: _request_close(bot, s))
+                    loop.add_signal_handler(sig, functools.partial(_request_close, bot, sig))
         async with bot:
             try:
                 await bot.start(token)

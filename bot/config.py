@@ -51,6 +51,7 @@ ENV_OVERRIDES: dict[str, str] = {
     "DISCORD_GATEWAY": "discord.gateway",
     "PARLOR_DB": "database.path",
     "PARLOR_LOG_LEVEL": "logging.level",
+    "PARLOR_HEARTBEAT_FILE": "health.heartbeat_file",
 }
 """Environment variable to the config key it overrides."""
 
@@ -109,6 +110,24 @@ class DatabaseConfig:
     """
 
     path: str = "./parlor.db"
+
+
+@dataclass(frozen=True)
+class HealthConfig:
+    """The ``[health]`` table: a heartbeat file for container health checks (``parlor health``).
+
+    Attributes
+    ----------
+    heartbeat_file:
+        A file the running bot touches every ``heartbeat_seconds`` while it is connected to
+        Discord; empty (the default) writes none.
+    heartbeat_seconds:
+        Seconds between two touches; ``parlor health`` calls the bot unhealthy when the file is
+        older than three of them.
+    """
+
+    heartbeat_file: str = ""
+    heartbeat_seconds: int = 30
 
 
 @dataclass(frozen=True)
@@ -176,6 +195,7 @@ _RANGES: dict[str, tuple[int, int]] = {
     "tables.timeouts_before_bot": (1, 100),
     "tables.redraw_interval_ms": (200, 60_000),
     "tables.repost_after_minutes": (1, 59),
+    "health.heartbeat_seconds": (5, 3600),
 }
 
 
@@ -185,7 +205,7 @@ class Config:
 
     Attributes
     ----------
-    discord, database, logging, tables:
+    discord, database, logging, tables, health:
         The sections of the file.
     source:
         The file the values came from, or ``None`` for defaults and environment only.
@@ -195,6 +215,7 @@ class Config:
     database: DatabaseConfig = field(default_factory=DatabaseConfig)
     logging: LoggingConfig = field(default_factory=LoggingConfig)
     tables: TablesConfig = field(default_factory=TablesConfig)
+    health: HealthConfig = field(default_factory=HealthConfig)
     source: Path | None = None
 
     def require_token(self) -> str:
@@ -215,6 +236,7 @@ _SECTIONS: dict[str, type] = {
     "database": DatabaseConfig,
     "logging": LoggingConfig,
     "tables": TablesConfig,
+    "health": HealthConfig,
 }
 
 

@@ -137,8 +137,8 @@ class DutchBlitzUI(GameUI):
         me = view["seats"][view["me"]]
         legal = engine.legal_actions(player)
         if view["phase"] != "play":
-            buttons = [BoardButton("Ready", "ready", "success")] if {"type": "ready"} in legal else []
-            return Board(f"Hand {view['hand']} is over. Your total: {me['total']}.", buttons)
+            ready = [BoardButton("Ready", "ready", "success")] if {"type": "ready"} in legal else []
+            return Board(f"Hand {view['hand']} is over. Your total: {me['total']}.", ready)
         lines = [self._piles_line(view),
                  f"Your Blitz pile: {me['blitz_count']} left · hand {me['hand_count']} · Wood {me['wood_count']}"]
         buttons: list[BoardButton] = []

@@ -73,13 +73,13 @@ class TablesCog(commands.Cog):
 
     @table.command(name="end")
     @app_commands.describe(id="The table number shown on its message (default: this thread's table)")
-    async def end(self, interaction: discord.Interaction, id: int | None = None) -> None:  # noqa: A002
+    async def end(self, interaction: discord.Interaction, id: int | None = None) -> None:
         """End a table at once (its host, or moderators)."""
         if id is None:
             here = self.bot.tables.table_in(interaction.channel_id)
             if here is None:
                 raise TableError("Give the table number, or use this inside the table's thread.")
-            id = here.id  # noqa: A001
+            id = here.id
         table = await self.bot.tables.end(interaction, id)
         await interaction.response.send_message(f"Table #{table.id} ({table.title}) was ended by "
                                                 f"{interaction.user.mention}.")

@@ -92,7 +92,7 @@ class GatewayMixin:
         self._changed()
 
     def _send_op(self, session: _Session, op: int, data: Any) -> None:
-        assert session.conn is not None  # noqa: S101 - checked by _shard_session
+        assert session.conn is not None
         frame = {"op": op, "d": data, "s": None, "t": None}
         self._log_frame(session.conn.number, "out", frame)
         session.conn.queue.put_nowait(json.dumps(frame))

@@ -58,7 +58,7 @@ class RestMixin:
                 await asyncio.sleep(slow.seconds)
         for fault in self._faults:
             if fault.matches(method, path):
-                assert fault.remaining is not None  # noqa: S101 - rate-limit faults always count
+                assert fault.remaining is not None
                 fault.remaining -= 1
                 self._record(method, path, 429)
                 return self._too_many(fault.retry_after, fault.is_global)

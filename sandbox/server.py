@@ -144,7 +144,7 @@ class FakeDiscord(WorldMixin, FaultsMixin, DriverMixin, GatewayMixin, RestMixin)
         site = web.TCPSite(self._runner, self.host, self._port)
         await site.start()
         server = site._server
-        assert server is not None and server.sockets  # noqa: S101 - set by start()
+        assert server is not None and server.sockets
         self._port = server.sockets[0].getsockname()[1]
         return self
 

@@ -111,4 +111,5 @@ def get_engine(kind: str) -> type[Engine]:
     KeyError
         No game of that kind has landed.
     """
-    return game_module(kind).ENGINE
+    engine: type[Engine] = game_module(kind).ENGINE
+    return engine

@@ -91,7 +91,7 @@ class Bot:
         """
         raise NotImplementedError
 
-    def observe(self, events: Sequence[Event]) -> None:  # noqa: B027 - optional hook
+    def observe(self, events: Sequence[Event]) -> None:
         """Called with every event this seat may see, in order (for memory bots)."""
 
     def delay_ms(self) -> int:

@@ -142,8 +142,9 @@ class Result:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form: ``{"scores", "ranks", "winners", "detail"}``."""
-        return canonical({"scores": dict(self.scores), "ranks": dict(self.ranks),
-                          "winners": list(self.winners), "detail": dict(self.detail)})
+        data: dict[str, Any] = canonical({"scores": dict(self.scores), "ranks": dict(self.ranks),
+                                          "winners": list(self.winners), "detail": dict(self.detail)})
+        return data
 
 
 def options_from_json(options_cls: type, data: Mapping[str, Any] | None) -> Any:

@@ -84,7 +84,7 @@ class OptionSpec:
         return isinstance(value, self.type)
 
 
-def option(default: Any, *, help: str, min: int | None = None, max: int | None = None,  # noqa: A002
+def option(default: Any, *, help: str, min: int | None = None, max: int | None = None,
            choices: tuple[Any, ...] | None = None) -> Any:
     """A dataclass field for a game option, carrying its declaration.
 

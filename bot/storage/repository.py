@@ -142,6 +142,7 @@ class Storage:
              json.dumps(settings or {})),
         )
         await self.db.commit()
+        assert cur.lastrowid is not None  # an INSERT always sets it
         return int(cur.lastrowid)
 
     async def game(self, game_id: int) -> GameRow | None:

@@ -25,7 +25,7 @@ def apply_option_declarations(command: app_commands.Command[Any, Any, Any], opti
     TypeError
         An option of *options_cls* has no declaration.
     """
-    params = command._params  # noqa: SLF001 - discord.py keeps the parameters here and offers no setter
+    params = command._params
     for spec in describe_options(options_cls):
         param = params.get(spec.name)
         if param is None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
@@ -40,7 +40,7 @@ LOBBY_VERBS = {
 
 
 def _service(interaction: discord.Interaction) -> TableService:
-    return interaction.client.tables  # type: ignore[attr-defined]
+    return cast("TableService", interaction.client.tables)  # type: ignore[attr-defined]  # a ParlorBot's
 
 
 async def _guarded(interaction: discord.Interaction, handler: Any, *args: Any) -> None:
@@ -75,10 +75,11 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         super().__init__(discord.ui.Button(label=label or verb, style=style, custom_id=f"parlor:{verb}:{table_id}"))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> TableButton:
         """Rebuild the button from its custom id (parse only)."""
-        return cls(match["verb"], int(match["table"]), item.label, item.style)
+        button = item if isinstance(item, discord.ui.Button) else discord.ui.Button[Any]()
+        return cls(match["verb"], int(match["table"]), button.label, button.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the table service."""
@@ -107,10 +108,11 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                            custom_id=f"parlor:move:{table_id}:v{version}:{token}"))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> MoveButton:
         """Rebuild the button from its custom id (parse only)."""
-        return cls(int(match["table"]), int(match["ver"]), match["token"], item.label or "move", item.style)
+        button = item if isinstance(item, discord.ui.Button) else discord.ui.Button[Any]()
+        return cls(int(match["table"]), int(match["ver"]), match["token"], button.label or "move", button.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the table service."""
@@ -128,10 +130,11 @@ class PublicButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                            custom_id=f"parlor:pub:{table_id}:{token}"))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> PublicButton:
         """Rebuild the button from its custom id (parse only)."""
-        return cls(int(match["table"]), match["token"], item.label or "?", item.style)
+        button = item if isinstance(item, discord.ui.Button) else discord.ui.Button[Any]()
+        return cls(int(match["table"]), match["token"], button.label or "?", button.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the table service."""

@@ -191,6 +191,8 @@ class TableService:
                                                      channel_id=channel.id, host_id=interaction.user.id,
                                                      settings=settings)
         title = engine_cls.title or kind
+        if not isinstance(channel, discord.abc.Messageable):
+            raise TableError("Tables can only be opened in a text channel or thread.")
         thread: discord.abc.Messageable = channel
         if isinstance(channel, discord.TextChannel):
             try:
@@ -444,7 +446,7 @@ class TableService:
             return
         try:
             channel = await self._channel(table)
-            await channel.get_partial_message(table.message_id).edit(  # type: ignore[union-attr]
+            await channel.get_partial_message(table.message_id).edit(
                 content=self.lobby_text(table), view=lobby_view(table.id))
         except discord.HTTPException as exc:
             log.warning("could not redraw the lobby of table %s: %s", table.id, exc)
@@ -479,7 +481,7 @@ class TableService:
     async def _mark_ended(self, table: Table, text: str) -> None:
         try:
             channel = await self._channel(table)
-            await channel.get_partial_message(table.message_id).edit(  # type: ignore[union-attr,arg-type]
+            await channel.get_partial_message(table.message_id).edit(
                 content=text, view=None, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             log.warning("could not mark table %s as ended: %s", table.id, exc)
@@ -836,7 +838,7 @@ class TableService:
     async def _say(self, table: Table, text: str) -> None:
         try:
             channel = await self._channel(table)
-            await channel.send(text[:2000])  # type: ignore[union-attr]
+            await channel.send(text[:2000])
         except discord.HTTPException:
             log.warning("could not post to table %s", table.id, exc_info=True)
 
@@ -899,7 +901,7 @@ class TableService:
         too_old = _wall_ms() - table.message_posted_ms > self._cfg.repost_after_minutes * 60_000
         if table.message_id is not None and not too_old:
             try:
-                await channel.get_partial_message(table.message_id).edit(  # type: ignore[union-attr]
+                await channel.get_partial_message(table.message_id).edit(
                     content=text, view=view, allowed_mentions=discord.AllowedMentions.none())
                 return
             except discord.HTTPException as exc:
@@ -908,11 +910,11 @@ class TableService:
                     raise
                 log.info("table %s: its message is %s; posting it anew", table.id,
                          "gone" if exc.code == 10008 else "too old to edit")
-        message = await channel.send(text, view=view,  # type: ignore[union-attr]
+        message = await channel.send(text, view=view,
                                      allowed_mentions=discord.AllowedMentions.none())
         if table.message_id is not None:
             with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(table.message_id).edit(view=None)  # type: ignore[union-attr]
+                await channel.get_partial_message(table.message_id).edit(view=None)
         table.message_id, table.message_posted_ms = message.id, _posted_ms(message.id)
         await self.bot.storage.update_game(table.id, message_id=message.id)
 

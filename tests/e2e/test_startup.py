@@ -29,3 +29,27 @@ async def test_ready_is_logged_and_missing_commands_name_parlor_sync(fake: FakeD
             assert warning.levelname == "WARNING"
             await client.tree.sync()
             assert await client.warn_if_unsynced() is False
+
+
+async def test_heartbeat_file_makes_parlor_health_pass_and_a_stale_one_fails(fake: FakeDiscord, world: World,
+                                                                             tmp_path: Path) -> None:
+    """While connected the bot touches its heartbeat file: `parlor health` says healthy; an old file says not."""
+    import dataclasses
+    import os
+    import time
+
+    from bot import cli
+    from bot.config import HealthConfig
+
+    beat = tmp_path / "heartbeat"
+    config = dataclasses.replace(parlor_config(fake, tmp_path / "p.db"),
+                                 health=HealthConfig(heartbeat_file=str(beat), heartbeat_seconds=5))
+    assert cli._health(config) == 1  # no file: not connected yet
+    async with Storage.open(config.database.path) as storage:
+        client = ParlorBot(config, storage, load_cogs=COGS, check_commands=False)
+        async with running_bot(fake, client):
+            await fake.wait_for(beat.exists, timeout=5, what="the heartbeat file")
+            assert cli._health(config) == 0
+    old = time.time() - 60
+    os.utime(beat, (old, old))
+    assert cli._health(config) == 1

@@ -213,8 +213,8 @@ class BlitzEngine(Engine):
         self._setup_log: tuple[str, ...] = ()
         self._setup_log = tuple(json.dumps(e.to_json()) for e in self._start_round())
 
-    @property
-    def setup_events(self) -> list[Event]:
+    @property  # the base class's plain attribute, rebuilt as fresh copies on every read
+    def setup_events(self) -> list[Event]:  # type: ignore[override]
         """The events of the first deal, made inside :meth:`Engine.new` (which returns none)."""
         return [Event.from_json(json.loads(text)) for text in self._setup_log]
 
@@ -630,7 +630,7 @@ def showdown_losses(lowest: Sequence[str], knocker: str | None) -> dict[str, int
     >>> showdown_losses(["a"], "a"), showdown_losses(["a", "b"], "a"), showdown_losses(["b", "c"], "a")
     ({'a': 2}, {'b': 1}, {'b': 1, 'c': 1})
     """
-    if knocker in lowest:
+    if knocker is not None and knocker in lowest:
         if len(lowest) == 1:
             return {knocker: 2}
         return {p: 1 for p in lowest if p != knocker}

@@ -94,7 +94,7 @@ def _cyclic_next(a: int, b: int) -> bool:
 # ---------------------------------------------------------------------------------- control flow
 
 
-class NeedChoice(Exception):  # noqa: N818 - a signal, not an error
+class NeedChoice(Exception):
     """Raised inside a resolution when a player's choice is needed and not yet made.
 
     Attributes
@@ -108,7 +108,7 @@ class NeedChoice(Exception):  # noqa: N818 - a signal, not an error
         self.spec = spec
 
 
-class GameOver(Exception):  # noqa: N818 - a signal, not an error
+class GameOver(Exception):
     """Raised inside a resolution when the game ends at once (§4).
 
     Attributes
@@ -284,12 +284,12 @@ class Battlefield:
             return winner
         first = found[0]
         self.announce(first, pair, ctx)
-        winner = first.resolve(self, pair, ctx)
-        if first is not BATTALION and BATTALION in found and winner is not None \
-                and winner != BATTALION.lower_seat(pair):
+        outcome = first.resolve(self, pair, ctx)
+        if first is not BATTALION and BATTALION in found and outcome is not None \
+                and outcome != BATTALION.lower_seat(pair):
             self.announce(BATTALION, pair, ctx, follow_up=True)
-            winner = BATTALION.resolve(self, pair, ctx)
-        return winner
+            outcome = BATTALION.resolve(self, pair, ctx)
+        return outcome
 
     def fight_to_a_winner(self, pair: Pair, ctx: Context) -> int:
         """Like :meth:`fight`, but a battle without a winner is fought again with new cards."""
@@ -376,13 +376,13 @@ class PeaceTreaty(Scenario):
     name = "The Diplomat's peace treaty"
     section = "§6.12"
 
-    def applies(self, pair: Pair, ctx: Context) -> bool:  # noqa: D102
+    def applies(self, pair: Pair, ctx: Context) -> bool:
         return pair[0].is_joker or pair[1].is_joker
 
-    def headline(self, field: Battlefield, pair: Pair) -> str:  # noqa: D102
+    def headline(self, field: Battlefield, pair: Pair) -> str:
         return f"A Diplomat! {pair[0].label} against {pair[1].label}: peace talks before the battle goes on."
 
-    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
+    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:
         cards = list(pair)
         for seat in (0, 1):
             if cards[seat].is_joker:
@@ -458,12 +458,12 @@ class ABomb(Scenario):
     name = "A-Bomb"
     section = "§6.21"
 
-    def applies(self, pair: Pair, ctx: Context) -> bool:  # noqa: D102
+    def applies(self, pair: Pair, ctx: Context) -> bool:
         a, b = pair
         aces = (a.rank == 1 and is_numbered(b)) or (b.rank == 1 and is_numbered(a))
         return aces and a.suit == b.suit and min(ctx.deck_sizes) >= 2
 
-    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
+    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:
         ace = _seat(pair, lambda c: c.rank == 1)
         turned = field.draw(1 - ace)
         if turned.rank == 1:
@@ -489,11 +489,11 @@ class QueenOfHearts(Scenario):
     def _is_qh(card: Card) -> bool:
         return card.rank == 12 and card.suit == "H"
 
-    def applies(self, pair: Pair, ctx: Context) -> bool:  # noqa: D102
+    def applies(self, pair: Pair, ctx: Context) -> bool:
         a, b = pair
         return (self._is_qh(a) and is_numbered(b)) or (self._is_qh(b) and is_numbered(a))
 
-    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
+    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:
         queen = _seat(pair, self._is_qh)
         taken = field.draw_many(1 - queen, pair[1 - queen].rank)
         black = [c for c in taken if c.is_black]
@@ -515,11 +515,11 @@ class ColdWar(Scenario):
     name = "Cold War"
     section = "§6.9"
 
-    def applies(self, pair: Pair, ctx: Context) -> bool:  # noqa: D102
+    def applies(self, pair: Pair, ctx: Context) -> bool:
         a, b = pair
         return a.rank == b.rank == 12 and a.is_red != b.is_red
 
-    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
+    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:
         red = _seat(pair, lambda c: c.is_red)
         hands = [field.draw_many(0, 5, "hand"), field.draw_many(1, 5, "hand")]
         for s in (0, 1):
@@ -555,10 +555,10 @@ class ClassicWar(Scenario):
     name = "Classic War"
     section = "§6.1"
 
-    def applies(self, pair: Pair, ctx: Context) -> bool:  # noqa: D102
+    def applies(self, pair: Pair, ctx: Context) -> bool:
         return pair[0].rank == pair[1].rank
 
-    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
+    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:
         wins = [0, 0]
         for n in range(3):
             inner = (field.draw(0), field.draw(1))
@@ -591,11 +591,11 @@ class KingsAssassination(Scenario):
     name = "The King's assassination"
     section = "§6.6"
 
-    def applies(self, pair: Pair, ctx: Context) -> bool:  # noqa: D102
+    def applies(self, pair: Pair, ctx: Context) -> bool:
         a, b = pair
         return a.suit == b.suit and ((a.rank == 13 and is_numbered(b)) or (b.rank == 13 and is_numbered(a)))
 
-    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
+    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:
         king = _seat(pair, lambda c: c.rank == 13)
         chances = pair[1 - king].rank
         drawn = []
@@ -620,11 +620,11 @@ class Napoleon(Scenario):
     name = "Napoleon"
     section = "§6.5"
 
-    def applies(self, pair: Pair, ctx: Context) -> bool:  # noqa: D102
+    def applies(self, pair: Pair, ctx: Context) -> bool:
         a, b = pair
         return a.suit == b.suit and ((a.rank == 11 and is_numbered(b)) or (b.rank == 11 and is_numbered(a)))
 
-    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
+    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:
         jack = _seat(pair, lambda c: c.rank == 11)
         defender = 1 - jack
         down = field.draw_many(defender, pair[defender].rank, "down")
@@ -651,11 +651,11 @@ class HelenOfTroy(Scenario):
     name = "Helen of Troy"
     section = "§6.7"
 
-    def applies(self, pair: Pair, ctx: Context) -> bool:  # noqa: D102
+    def applies(self, pair: Pair, ctx: Context) -> bool:
         a, b = pair
         return a.suit == b.suit and ((a.rank == 12 and is_numbered(b)) or (b.rank == 12 and is_numbered(a)))
 
-    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
+    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:
         queen = _seat(pair, lambda c: c.rank == 12)
         defender = 1 - queen
         laid = field.draw_many(defender, pair[defender].rank)
@@ -678,17 +678,17 @@ class RoyalQuarrel(Scenario):
     name = "The royal quarrel"
     section = "§6.10"
 
-    def applies(self, pair: Pair, ctx: Context) -> bool:  # noqa: D102
+    def applies(self, pair: Pair, ctx: Context) -> bool:
         a, b = pair
         return {a.rank, b.rank} == {12, 13} and a.is_red != b.is_red
 
-    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
+    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:
         while True:
             four = field.draw_many(0, 2) + field.draw_many(1, 2)
             red = sum(1 for c in four if c.is_red)
             if red != 2:
                 majority = "red" if red > 2 else "black"
-                winner = _seat(pair, lambda c, m=majority: colour(c) == m)
+                winner = 0 if colour(pair[0]) == majority else 1  # a King and a Queen of differing colours
                 return field.won(winner, f"{labels(four)}: {majority} has it, {field.name(winner)} wins.")
             field.say("royal-quarrel", f"{labels(four)}: two and two, four more.")
 
@@ -709,11 +709,11 @@ class Foxhole(Scenario):
     def _ranks(pair: Pair) -> set[int]:
         return {pair[0].rank, pair[1].rank}
 
-    def applies(self, pair: Pair, ctx: Context) -> bool:  # noqa: D102
+    def applies(self, pair: Pair, ctx: Context) -> bool:
         a, b = pair
         return self._ranks(pair) in ({11, 13}, {12, 1}) and (a.suit == b.suit) == self.royal
 
-    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
+    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:
         winner = 0 if beats(pair[0], pair[1]) else 1
         hole = 12 if self._ranks(pair) == {11, 13} else 13
         filler = field.draw(winner)
@@ -750,11 +750,11 @@ class Halfsies(Scenario):
     name = "Halfsies"
     section = "§6.2"
 
-    def applies(self, pair: Pair, ctx: Context) -> bool:  # noqa: D102
+    def applies(self, pair: Pair, ctx: Context) -> bool:
         a, b = pair
         return is_numbered(a) and is_numbered(b) and (a.rank * 2 == b.rank or b.rank * 2 == a.rank)
 
-    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
+    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:
         low = 0 if pair[0].rank < pair[1].rank else 1
         bonus = field.draw(1 - low)
         return field.won(low, f"{field.name(low)} calls Halfsies and wins, plus {bonus.label} as a bonus.")
@@ -765,7 +765,7 @@ class _NumberPair(Scenario):
 
     ranks: ClassVar[tuple[int, int]] = (0, 0)
 
-    def applies(self, pair: Pair, ctx: Context) -> bool:  # noqa: D102
+    def applies(self, pair: Pair, ctx: Context) -> bool:
         return (pair[0].rank, pair[1].rank) in (self.ranks, self.ranks[::-1])
 
     def seat_of(self, pair: Pair, rank: int) -> int:
@@ -785,7 +785,7 @@ class EastGermany(_NumberPair):
     section = "§6.13"
     ranks = (3, 9)
 
-    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
+    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:
         three = self.seat_of(pair, 3)
         chances = 3
         drawn = []
@@ -812,7 +812,7 @@ class TheClock(_NumberPair):
     section = "§6.17"
     ranks = (10, 2)
 
-    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
+    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:
         two = self.seat_of(pair, 2)
         hours = dict(zip(CLOCK_HOURS, field.draw_many(two, len(CLOCK_HOURS), "down"), strict=True))
         final = field.draw(two)
@@ -838,7 +838,7 @@ class Forty(_NumberPair):
     section = "§6.18"
     ranks = (9, 5)
 
-    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
+    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:
         five = self.seat_of(pair, 5)
         drawn = field.draw_many(five, 5)
         points = total(drawn)
@@ -864,7 +864,7 @@ class Reinforcements(_NumberPair):
     section = "§6.19"
     ranks = (7, 10)
 
-    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
+    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:
         seven = self.seat_of(pair, 7)
         field.draw_many(seven, 8, "down")
         final = field.draw(seven)
@@ -887,7 +887,7 @@ class SwitchingSides(_NumberPair):
     section = "§6.16"
     ranks = (6, 9)
 
-    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
+    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:
         nine = self.seat_of(pair, 9)
         field.switches += 1
         return field.won(nine, "The 9 wins, and the players will switch decks once this battle is over.")
@@ -905,12 +905,13 @@ class SpellingTheSuit(_NumberPair):
     section = "§6.20"
     ranks = (10, 4)
 
-    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
+    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:
+        words = [SUIT_WORDS[str(card.suit)] for card in pair]  # a 10 and a 4: both have a suit
         while True:
-            hands = [field.draw_many(s, len(SUIT_WORDS[pair[s].suit])) for s in (0, 1)]
+            hands = [field.draw_many(s, len(words[s])) for s in (0, 1)]
             sums = [total(h) for h in hands]
-            field.say("spelling", f"{SUIT_WORDS[pair[0].suit]}: {labels(hands[0])} ({sums[0]}) against "
-                      f"{SUIT_WORDS[pair[1].suit]}: {labels(hands[1])} ({sums[1]}).", totals=sums)
+            field.say("spelling", f"{words[0]}: {labels(hands[0])} ({sums[0]}) against "
+                      f"{words[1]}: {labels(hands[1])} ({sums[1]}).", totals=sums)
             if sums[0] != sums[1]:
                 winner = 0 if sums[0] > sums[1] else 1
                 return field.won(winner, f"{field.name(winner)} spells the larger total.")
@@ -931,7 +932,7 @@ class CrossingTheDelaware(Scenario):
     name = "Crossing the Delaware"
     section = "§6.4"
 
-    def applies(self, pair: Pair, ctx: Context) -> bool:  # noqa: D102
+    def applies(self, pair: Pair, ctx: Context) -> bool:
         a, b = pair
         return not a.is_joker and not b.is_joker and _cyclic_next(a.rank, b.rank)
 
@@ -958,7 +959,7 @@ class CrossingTheDelaware(Scenario):
             return 0 if a == 1 else 1
         return 0 if a > b else 1
 
-    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
+    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:
         high = self.advantaged(pair)
         low = 1 - high
         straight = {pair[0].rank, pair[1].rank}
@@ -1001,7 +1002,7 @@ class RepeatedBattle(Scenario):
     name = "The repeated battle"
     section = "§6.11"
 
-    def applies(self, pair: Pair, ctx: Context) -> bool:  # noqa: D102
+    def applies(self, pair: Pair, ctx: Context) -> bool:
         if ctx.depth != 0 or ctx.previous is None or pair[0].is_joker or pair[1].is_joker:
             return False
         ranks, ids = ctx.previous
@@ -1009,7 +1010,7 @@ class RepeatedBattle(Scenario):
             return False
         return not any(s.applies(pair, ctx) for s in SCENARIOS if s is not self)
 
-    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
+    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:
         _, ids = ctx.previous  # type: ignore[misc]
         earlier = []
         for deck in field.game.decks:
@@ -1052,7 +1053,7 @@ class Battalion(Scenario):
     name = "Battalion"
     section = "§6.3"
 
-    def applies(self, pair: Pair, ctx: Context) -> bool:  # noqa: D102
+    def applies(self, pair: Pair, ctx: Context) -> bool:
         a, b = pair
         return is_numbered(a) and is_numbered(b) and a.suit == b.suit
 
@@ -1061,7 +1062,7 @@ class Battalion(Scenario):
         """The seat of the lower number."""
         return 0 if pair[0].rank < pair[1].rank else 1
 
-    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:  # noqa: D102
+    def resolve(self, field: Battlefield, pair: Pair, ctx: Context) -> int | None:
         suit = pair[0].suit
         red = pair[0].is_red
         troops = [pair[0].rank, pair[1].rank]

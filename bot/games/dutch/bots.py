@@ -49,7 +49,7 @@ def value_of(card: dict[str, Any], red_kings: int) -> int:
         return -1
     if card["rank"] == 13 and card["suit"] in ("H", "D"):
         return red_kings
-    return min(card["rank"], 10)
+    return min(int(card["rank"]), 10)
 
 
 class PerfectBot(Bot):
@@ -217,6 +217,7 @@ class PerfectBot(Bot):
 
     def _decide(self, view: dict[str, Any], by_type: dict[str, list[Action]]) -> Action:
         drawn = (view.get("drawn") or {}).get("card") or self.drawn
+        assert drawn is not None, "deciding without a drawn card"
         v = self._value(view, drawn)
         known, unknown = self._own(view)
         options: list[tuple[int, Action]] = []

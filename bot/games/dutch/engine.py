@@ -203,6 +203,22 @@ class DutchEngine(Engine):
         self.ending = False
         self.last_round = None
 
+    def _card_at(self, player: str, pos: int) -> str:
+        """The card id at *player*'s occupied position *pos* (callers validated the position)."""
+        card = self.hands[player][pos]
+        assert card is not None, f"{player}'s position {pos} is empty"
+        return card
+
+    def _held(self) -> str:
+        """The drawn card held by the player in turn (step ``decide``)."""
+        assert self.drawn is not None, "no card is held"
+        return self.drawn
+
+    def _pending_power(self) -> dict[str, Any]:
+        """The power being used (only called while one is)."""
+        assert self.power is not None, "no power is pending"
+        return self.power
+
     def _see(self, card_id: str, players: Any) -> None:
         mask = self.seen.get(card_id, 0)
         for p in players:
@@ -287,7 +303,7 @@ class DutchEngine(Engine):
         return out
 
     def _power_actions(self) -> list[Action]:
-        rank = self.power["rank"]
+        rank = self._pending_power()["rank"]
         spots = self._all_positions()
         out: list[Action] = []
         if rank in (11, 13):
@@ -306,6 +322,7 @@ class DutchEngine(Engine):
         if not self._window_open():
             return []
         owners = self.players if self.options.variant == "aggressive" else (player,)
+        assert self.window is not None  # _window_open()
         n = self.window["number"]
         return [{"type": "jump_in", "player": q, "position": i, "discard": n}
                 for q in owners for i in self._cards_of(q)]
@@ -412,7 +429,7 @@ class DutchEngine(Engine):
         self.looked[player] = True
         events = [Event("opening_look", {"player": player, "positions": [i, j]})]
         for pos in (i, j):
-            card = self.hands[player][pos]
+            card = self._card_at(player, pos)
             self._see(card, [player])
             events.append(Event("saw", {"player": player, "owner": player, "position": pos, "why": "opening",
                                         "card": _card(card).to_json()}, (player,)))
@@ -439,7 +456,7 @@ class DutchEngine(Engine):
     def _do_discard(self, player: str, action: Action) -> list[Event]:
         self._shape(action)
         self._need_turn(player, "decide", "discard")
-        card = self.drawn
+        card = self._held()
         self.drawn = None
         events = [Event("discarded", {"player": player, "card": _card(card).to_json(), "from": "drawn"})]
         return events + self._after_discard(player, card, drawn=True)
@@ -448,7 +465,7 @@ class DutchEngine(Engine):
         self._shape(action, "position")
         self._need_turn(player, "decide", "swap")
         pos = self._own_slot(player, action["position"], "swap")
-        old = self.hands[player][pos]
+        old = self._card_at(player, pos)
         self.hands[player][pos] = self.drawn
         self.drawn = None
         events = [Event("swapped", {"player": player, "position": pos, "card": _card(old).to_json()})]
@@ -511,13 +528,14 @@ class DutchEngine(Engine):
             raise IllegalAction(f"you cannot {what} with a {_rank_name(Card(self.power['rank'], 'S'))}")
 
     def _power_used(self) -> list[Event]:
-        self.power["left"] -= 1
-        if self.power["left"] > 0:
+        power = self._pending_power()
+        power["left"] -= 1
+        if power["left"] > 0:
             return []
         return self._power_done()
 
     def _power_done(self) -> list[Event]:
-        after = self.power["after"]
+        after = self._pending_power()["after"]
         self.power = None
         if after == "advance":
             return self._end_turn()
@@ -527,7 +545,7 @@ class DutchEngine(Engine):
         self._shape(action, "player", "position")
         self._need_power(player, (11, 13), "look at a card")
         q, i = self._any_slot(_pos({"player": action["player"], "position": action["position"]}), "look there")
-        card = self.hands[q][i]
+        card = self._card_at(q, i)
         self._see(card, [player])
         events = [Event("power_look", {"player": player, "owner": q, "position": i}),
                   Event("saw", {"player": player, "owner": q, "position": i, "why": "power",
@@ -572,7 +590,7 @@ class DutchEngine(Engine):
         q, i = self._any_slot(_pos({"player": action["player"], "position": action["position"]}), "jump in")
         if q != player and not aggressive:
             raise IllegalAction("in the passive rules you may jump in only with your own cards")
-        card_id = self.hands[q][i]
+        card_id = self._card_at(q, i)
         card = _card(card_id)
         right = card.rank == self.window["rank"]
         self.window["taken"] = True
@@ -790,6 +808,7 @@ class DutchEngine(Engine):
 
     def _result(self) -> Result:
         if self.options.variant == "aggressive":
+            assert self.final_hands is not None  # set when the aggressive round is scored
             return Result.from_scores(self.final_hands, higher_is_better=False,
                                       detail={"variant": "aggressive", "rounds": 1})
         return Result.from_scores(self.totals, higher_is_better=False,

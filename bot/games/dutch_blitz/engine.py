@@ -95,7 +95,7 @@ class Seat:
         return out
 
 
-class _Cards(list):
+class _Cards(list[list[BlitzCard]]):
     """A list of Dutch piles (lists of immutable cards) that deep-copies by copying the lists only.
 
     Cards are frozen, so this is a full deep copy, without ``copy.deepcopy`` rebuilding each
@@ -108,7 +108,7 @@ class _Cards(list):
         return _Cards(list(pile) for pile in self)
 
 
-class _ActionLog(list):
+class _ActionLog(list[tuple[str, Action]]):
     """The engine core's accepted-action log, deep-copied as a new list of the same entries.
 
     Logged actions are canonical JSON data that nothing mutates (``Engine.log`` hands out deep
@@ -295,16 +295,16 @@ class DutchBlitz(Engine):
                 actions.append({"type": "dutch", "from": source, "pile": pile})
                 any_dutch = True
         for source, card in visible:
-            for j, pile in enumerate(seat.posts):
+            for j, post in enumerate(seat.posts):
                 to = f"post:{j}"
-                if to != source and pile and _fits_post(card, pile[-1]):
+                if to != source and post and _fits_post(card, post[-1]):
                     actions.append({"type": "post", "from": source, "to": to})
         if self.options.move_post_stacks:
-            for i, pile in enumerate(seat.posts):
-                if len(pile) < 2:
+            for i, post in enumerate(seat.posts):
+                if len(post) < 2:
                     continue  # a single card moves with "post"
                 for j, other in enumerate(seat.posts):
-                    if i != j and other and _fits_post(pile[0], other[-1]):
+                    if i != j and other and _fits_post(post[0], other[-1]):
                         actions.append({"type": "stack", "from": f"post:{i}", "to": f"post:{j}"})
         if seat.hand or seat.wood:
             actions.append({"type": "flip"})

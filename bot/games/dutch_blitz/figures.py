@@ -6,6 +6,7 @@ The simulator prints these for each game and adds them up (total and mean) over 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from bot.engine.core import Engine, Event
 
@@ -39,7 +40,7 @@ def figures(engine: Engine, events: Sequence[Event]) -> dict[str, int | float]:
         best final total; 0 while the game runs).
     """
     counts: dict[str, int] = {}
-    hand_ends: list[dict] = []
+    hand_ends: list[dict[str, Any]] = []
     for event in events:
         counts[event.type] = counts.get(event.type, 0) + 1
         if event.type == "hand_end":
