@@ -112,6 +112,8 @@ def simulate_parser(kind: str) -> argparse.ArgumentParser:
     parser.add_argument("--bot", choices=bots or None, default=bots[0] if bots else None, help="which bot plays")
     parser.add_argument("--json", action="store_true", help="print JSON lines instead of text")
     parser.add_argument("--replay", metavar="FILE", help="write each game's action log as a JSON line to FILE")
+    parser.add_argument("--verbose", action="store_true",
+                        help="tell each game move by move in words (what a spectator sees) before its line")
     group = parser.add_argument_group("game options", "the table options of the game (docs/rules/ of each game)")
     for spec in describe_options(engine.Options):
         flag = "--" + spec.name.replace("_", "-")
@@ -153,6 +155,12 @@ def run_simulation(kind: str, argv: Sequence[str], out: typing.TextIO | None = N
                             bot_classes=bot_classes_for(module, args.bot, args.players),
                             figures=figures_of(module))
             records.append(rec)
+            if args.verbose:
+                from bot.engine.narrate import play_by_play
+
+                print(f"--- game {i + 1} (seed {seed}) ---", file=out)
+                for told in play_by_play(engine_cls, rec.engine.log()):
+                    print(told, file=out)
             result = None if rec.stopped else rec.engine.result()
             winners = [rec.engine.seat_of(p) for p in result.winners] if result else []
             line = {"game": i + 1, "seed": seed, "actions": rec.actions, "refused": rec.refused,

@@ -225,3 +225,11 @@ def test_unreachable_api_base_exits_2_with_one_line(tmp_path: Path) -> None:
     errors = [line for line in proc.stderr.splitlines() if line.startswith("parlor:")]
     assert proc.returncode == 2 and len(errors) == 1 and "DISCORD_API_BASE" in errors[0]
     assert "Traceback" not in proc.stderr
+
+
+def test_simulate_verbose_tells_each_game_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    """`parlor simulate blitz --verbose` prints a numbered play-by-play in words before each game's line."""
+    assert cli.main(["simulate", "blitz", "--games", "1", "--players", "2", "--verbose"]) == 0
+    out = capsys.readouterr().out
+    assert "--- game 1 (seed 1) ---" in out and "deals;" in out and "   1. seat" in out
+    assert out.index("--- game 1") < out.index("game    1 seed 1:")

@@ -11,8 +11,10 @@ from __future__ import annotations
 from bot.games.blitz.bots import BOTS, EasyBot, HeuristicBot
 from bot.games.blitz.engine import BlitzEngine, BlitzOptions, hand_value
 from bot.games.blitz.figures import figures
+from bot.games.blitz.narrate import narrate
 
 ENGINE = BlitzEngine
 """The engine class the registry picks up."""
 
-__all__ = ["BOTS", "ENGINE", "BlitzEngine", "BlitzOptions", "EasyBot", "HeuristicBot", "figures", "hand_value"]
+__all__ = ["narrate", "BOTS", "ENGINE", "BlitzEngine", "BlitzOptions", "EasyBot", "HeuristicBot", "figures",
+           "hand_value"]

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from bot.games.blitzkrieg.bots import HouseBot, RandomBot, figures
 from bot.games.blitzkrieg.engine import Blitzkrieg, BlitzkriegOptions
+from bot.games.blitzkrieg.narrate import narrate
 
-__all__ = ["ENGINE", "BOTS", "figures", "Blitzkrieg", "BlitzkriegOptions", "HouseBot", "RandomBot"]
+__all__ = ["narrate", "ENGINE", "BOTS", "figures", "Blitzkrieg", "BlitzkriegOptions", "HouseBot", "RandomBot"]
 
 ENGINE = Blitzkrieg
 BOTS = {"house": HouseBot, "random": RandomBot}

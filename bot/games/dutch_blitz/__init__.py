@@ -76,9 +76,10 @@ from __future__ import annotations
 from bot.games.dutch_blitz.bots import BOTS, EasyBot, GreedyBot
 from bot.games.dutch_blitz.engine import DutchBlitz
 from bot.games.dutch_blitz.figures import figures
+from bot.games.dutch_blitz.narrate import narrate
 from bot.games.dutch_blitz.options import DutchBlitzOptions
 
-__all__ = ["ENGINE", "BOTS", "figures", "DutchBlitz", "DutchBlitzOptions", "GreedyBot", "EasyBot"]
+__all__ = ["narrate", "ENGINE", "BOTS", "figures", "DutchBlitz", "DutchBlitzOptions", "GreedyBot", "EasyBot"]
 
 ENGINE = DutchBlitz
 """The engine class the registry discovers."""

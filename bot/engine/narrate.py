@@ -1,0 +1,69 @@
+"""Games told in words: one line per event, for replays, ``parlor simulate --verbose`` and logs of tables.
+
+Each game package may export ``narrate(event, name) -> str | None`` (``name`` turns a player id
+into a display name); :func:`narrate` falls back to the event's type and data for a game without
+one, or for an event its narrator does not word (``None``). A narration shows exactly what the
+event shows: pass only the events an audience may see (:func:`visible_events`), so a public
+replay names no hidden card (``docs/design.md`` §6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from bot.engine.core import Engine, Event
+
+__all__ = ["narrate", "visible_events", "play_by_play"]
+
+Namer = Callable[[str], str]
+
+
+def narrate(kind: str, event: Event, name: Namer = str) -> str:
+    """One line in words for *event* of game *kind*: ``""`` for an event its game leaves untold, and a
+    plain line (type and data) for one its game does not word.
+
+    Raises
+    ------
+    KeyError
+        *kind* is not a registered game.
+    """
+    from bot.engine import game_module
+
+    words = getattr(game_module(kind), "narrate", None)
+    line = words(event, name) if words is not None else None  # "" means: nothing worth a line
+    if line is not None:
+        return str(line)
+    details = ", ".join(f"{k}: {name(v) if k == 'player' and isinstance(v, str) else v}"
+                        for k, v in event.data.items())
+    return f"{event.type}" + (f" — {details}" if details else "")
+
+
+def visible_events(events: Sequence[Event], viewer: str | None) -> list[Event]:
+    """The events *viewer* may see: public ones for ``None`` (a spectator), else also their private ones."""
+    if viewer is None:
+        return [e for e in events if e.audience is None]
+    return [e for e in events if e.visible_to(viewer)]
+
+
+def play_by_play(engine_cls: type[Engine], log: dict[str, Any], *, viewer: str | None = None,
+                 name: Namer = str) -> Iterator[str]:
+    """Replay *log* (``Engine.log()`` shape) and tell it move by move, as *viewer* saw it.
+
+    Yields one line per visible event (the deal first), each move's lines prefixed by its number.
+    *viewer* ``None`` tells it as a spectator saw it: no hidden card appears.
+
+    Raises
+    ------
+    bot.engine.IllegalAction
+        The log does not replay (a stored move the engine refuses).
+    """
+    start = dict(log, actions=[])
+    engine = engine_cls.replay(start)
+    for event in visible_events(engine.setup_events, viewer):
+        if line := narrate(engine_cls.kind, event, name):
+            yield line
+    for number, (player, action) in enumerate(log.get("actions", []), start=1):
+        for event in visible_events(engine.apply(player, action), viewer):
+            if line := narrate(engine_cls.kind, event, name):
+                yield f"{number:>4}. {line}"
