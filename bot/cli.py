@@ -68,6 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
                       help="sync to one guild (instant) instead of globally")
     sub.add_parser("migrate", help="bring the database schema up to date")
     sub.add_parser("health", help="exit 0 if the running bot's heartbeat file is fresh (container health checks)")
+    replay = sub.add_parser("replay", help="tell a stored game move by move, as a spectator or one player saw it")
+    replay.add_argument("game", type=_positive, metavar="GAME_ID", help="the game's id (its table number)")
+    replay.add_argument("--player", metavar="SEAT|USER_ID",
+                        help="one player's view (seat number from 1, user id or player id), for reviewing a dispute")
+    ratings = sub.add_parser("ratings", help="ratings maintenance")
+    ratings.add_argument("action", choices=["rebuild"], help="rebuild: recompute every rating from the results")
     sim = sub.add_parser("simulate", help="play bot-only games offline", add_help=False)
     sim.add_argument("kind", nargs="?", help="game kind")
     return parser
@@ -243,6 +249,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             asyncio.run(_sync(config, args.guild))
         elif args.command == "health":
             return _health(config)
+        elif args.command == "replay":
+            return asyncio.run(_replay(config, args.game, args.player))
+        elif args.command == "ratings":
+            rated = asyncio.run(_rebuild_ratings(config))
+            print(f"ratings rebuilt from {rated} rated game(s)")
         elif args.command == "migrate":
             version = asyncio.run(_migrate(config))
             print(f"database {config.database.path} is at schema version {version}")
@@ -295,6 +306,32 @@ def _health(config: Any) -> int:
         return 1
     print(f"healthy: heartbeat {age:.0f} s ago")
     return 0
+
+
+async def _replay(config: Any, game_id: int, player: str | None) -> int:
+    """``parlor replay``: print a stored game in words; 1 when it cannot be told."""
+    from bot.client import open_storage
+    from bot.ratings.replays import load_game, tell
+
+    async with open_storage(config) as storage:
+        try:
+            game = await load_game(storage, game_id)
+            viewer = game.player(player) if player else None
+        except (LookupError, ValueError) as exc:
+            print(f"parlor replay: {exc}", file=sys.stderr)
+            return 1
+    print(f"{game.row.kind} game {game_id} ({game.row.status}), seen by {viewer or 'a spectator'}:")
+    for line in tell(game, viewer=viewer):
+        print(line)
+    return 0
+
+
+async def _rebuild_ratings(config: Any) -> int:
+    from bot.client import open_storage
+    from bot.ratings.service import RatingService, registry_bot_orders
+
+    async with open_storage(config) as storage:
+        return await RatingService(storage, registry_bot_orders()).rebuild()
 
 
 async def _migrate(config: Any) -> int:

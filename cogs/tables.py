@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import io
 from typing import TYPE_CHECKING
 
 import discord
@@ -62,7 +63,8 @@ class TablesCog(commands.Cog):
             "• Press **Join** to take a seat, **Add bot** (host) to fill one, **Start** (host) to deal.\n"
             "• Press **Open my board** (or **Open my hand**) on the table for your private board: only you "
             "see it. `/table board` in the table's thread does the same.\n"
-            "• Hosts and moderators: `/table end`, `/table kick`, `/table host` in the table's thread.",
+            "• Hosts and moderators: `/table end`, `/table kick`, `/table host` in the table's thread.\n"
+            "• `/stats`, `/leaderboard`, `/history`; `/table log` tells a finished table move by move.",
             ephemeral=True,
         )
 
@@ -70,6 +72,28 @@ class TablesCog(commands.Cog):
     async def board(self, interaction: discord.Interaction) -> None:
         """Open your private board at this thread's table (only you see it)."""
         await self.bot.tables.open_board(interaction)
+
+    @table.command(name="log")
+    @app_commands.describe(id="The table number (default: this thread's last finished table)")
+    async def log(self, interaction: discord.Interaction, id: int | None = None) -> None:
+        """A finished game of this server told move by move, as a text file (what spectators saw)."""
+        from bot.ratings.replays import load_game, tell
+
+        if id is None:
+            rows = [g for g in await self.bot.storage.games_with_status("finished", "cancelled")
+                    if g.thread_id == interaction.channel_id]
+            if not rows:
+                raise TableError("Give the table number, or use this in the thread of a finished table.")
+            id = rows[-1].id
+        row = await self.bot.storage.game(id)
+        if row is None or row.guild_id != interaction.guild_id or row.status not in ("finished", "cancelled"):
+            raise TableError(f"There is no finished table #{id} in this server.")
+        engines = {**REGISTRY, **{kind: cls for kind, (cls, _) in self.bot.tables.engines.items()}}
+        game = await load_game(self.bot.storage, id, engines)
+        text = "\n".join(tell(game)) + "\n"
+        await interaction.response.send_message(
+            f"Table #{id} ({row.kind}), move by move:", ephemeral=True,
+            file=discord.File(io.BytesIO(text.encode("utf-8")), filename=f"table-{id}.txt"))
 
     @table.command(name="end")
     @app_commands.describe(id="The table number shown on its message (default: this thread's table)")

@@ -582,6 +582,8 @@ class RestMixin:
             raise _not_found("interaction", 10062)
         ctype = int(body.get("type", 0))
         data = body.get("data") or {}
+        if body.get("_files"):  # a multipart answer: its files become the message's attachments
+            data = {**data, "_files": body["_files"]}
         channel = self.channels[result.channel_id]
         source = self._messages.get(result.source_message_id or 0)
         message: FakeMessage | None = None

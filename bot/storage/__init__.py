@@ -6,6 +6,6 @@ needs. Persistence is the action log (``docs/design.md`` §3): a table is restor
 its actions; :meth:`Storage.append_action` commits before it returns.
 """
 
-from bot.storage.repository import ActionRow, GameRow, SeatRow, Storage
+from bot.storage.repository import ActionRow, FinishedGame, GameRow, RatingRow, SeatRow, Storage
 
-__all__ = ["Storage", "GameRow", "SeatRow", "ActionRow"]
+__all__ = ["Storage", "GameRow", "SeatRow", "ActionRow", "FinishedGame", "RatingRow"]

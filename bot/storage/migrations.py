@@ -70,6 +70,20 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
     """,
+    # 4: ratings, derived from the results (docs/ratings.md): one row per server, game and player.
+    """
+    CREATE TABLE ratings (
+        guild_id   INTEGER NOT NULL,
+        kind       TEXT    NOT NULL,
+        player     TEXT    NOT NULL,
+        mu         REAL    NOT NULL,
+        sigma      REAL    NOT NULL,
+        games      INTEGER NOT NULL,
+        last_game  INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, kind, player)
+    );
+    CREATE INDEX results_finished ON results(finished_at);
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -252,6 +252,56 @@ class Storage:
             row = await cur.fetchone()
         return json.loads(row[0]) if row else None
 
+    async def finished_games(self, *, guild_id: int | None = None, kind: str | None = None,
+                             since_ms: int | None = None, user_id: int | None = None,
+                             game_id: int | None = None) -> list[FinishedGame]:
+        """|coro| Finished games with results and seats, oldest first (by finish time, then id).
+
+        Each filter is optional: one server, one game kind, finished at or after *since_ms*
+        (Unix ms), with *user_id* seated, or the one game *game_id*.
+        """
+        where: list[str] = ["1 = 1"]
+        args: list[Any] = []
+        for clause, value in (("g.guild_id = ?", guild_id), ("g.kind = ?", kind), ("r.finished_at >= ?", since_ms),
+                              ("g.id = ?", game_id)):
+            if value is not None:
+                where.append(clause)
+                args.append(value)
+        if user_id is not None:
+            where.append("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)")
+            args.append(user_id)
+        query = ("SELECT g.id, g.kind, g.guild_id, g.thread_id, r.result, r.finished_at FROM games g"
+                 f" JOIN results r ON r.game_id = g.id WHERE {' AND '.join(where)} ORDER BY r.finished_at, g.id")
+        async with self.db.execute(query, args) as cur:
+            rows = await cur.fetchall()
+        seats: dict[int, list[SeatRow]] = {}
+        if rows:
+            marks = ",".join("?" for _ in rows)
+            async with self.db.execute(f"SELECT * FROM seats WHERE game_id IN ({marks}) ORDER BY game_id, seat",
+                                       [r["id"] for r in rows]) as cur:
+                for s in await cur.fetchall():
+                    seats.setdefault(s["game_id"], []).append(
+                        SeatRow(s["game_id"], s["seat"], s["player_id"], s["user_id"], s["bot_name"], s["joined_at"]))
+        return [FinishedGame(r["id"], r["kind"], r["guild_id"], r["thread_id"], r["finished_at"],
+                             json.loads(r["result"]), tuple(seats.get(r["id"], []))) for r in rows]
+
+    async def ratings(self, guild_id: int, kind: str) -> list[RatingRow]:
+        """|coro| Every stored rating of one server and game."""
+        async with self.db.execute("SELECT * FROM ratings WHERE guild_id = ? AND kind = ?", (guild_id, kind)) as cur:
+            return [RatingRow(r["guild_id"], r["kind"], r["player"], r["mu"], r["sigma"], r["games"], r["last_game"])
+                    for r in await cur.fetchall()]
+
+    async def save_ratings(self, rows: Sequence[RatingRow], *, replace_all: bool = False) -> None:
+        """|coro| Store ratings (one transaction); *replace_all* first deletes every rating (a rebuild)."""
+        if replace_all:
+            await self.db.execute("DELETE FROM ratings")
+        await self.db.executemany(
+            "INSERT INTO ratings (guild_id, kind, player, mu, sigma, games, last_game) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT(guild_id, kind, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+            " games = excluded.games, last_game = excluded.last_game",
+            [(r.guild_id, r.kind, r.player, r.mu, r.sigma, r.games, r.last_game) for r in rows])
+        await self.db.commit()
+
     # ------------------------------------------------------------------ guild settings
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
@@ -274,6 +324,44 @@ class Storage:
         from bot.storage.migrations import current_version
 
         return await current_version(self.db)
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A finished game with its result and seats, for ratings and statistics.
+
+    Attributes
+    ----------
+    id, kind, guild_id, thread_id:
+        The game, and where it was played.
+    finished_at:
+        When its result was stored, Unix milliseconds.
+    result:
+        The engine's result (``{"scores", "ranks", "winners", "detail"}``, keyed by player id).
+    seats:
+        The seats at the end of the game, in seat order.
+    """
+
+    id: int
+    kind: str
+    guild_id: int | None
+    thread_id: int | None
+    finished_at: int
+    result: dict[str, Any]
+    seats: tuple[SeatRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """One stored rating: *player* is ``u<user id>`` (or ``bot:<name>``); *mu*, *sigma* OpenSkill's."""
+
+    guild_id: int
+    kind: str
+    player: str
+    mu: float
+    sigma: float
+    games: int
+    last_game: int
 
 
 def _game(r: aiosqlite.Row) -> GameRow:

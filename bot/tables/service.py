@@ -13,6 +13,7 @@ import contextlib
 import logging
 import random
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -121,6 +122,8 @@ class TableService:
         self.bot_delay_scale = 1.0
         self.timer_scale = 1.0
         self.shards: tuple[int, set[int] | None] = (0, None)
+        self.finish_hooks: list[Callable[[int], Awaitable[Any]]] = []
+        """Called with a game's id once its result is stored (ratings register here)."""
         self._chores: set[asyncio.Task[Any]] = set()
         self._closing = False
 
@@ -739,6 +742,11 @@ class TableService:
         result = table.engine.result() if table.engine else None
         await self.bot.storage.save_result(table.id, result.to_json() if result else {})
         log.info("table %s finished: %s in guild %s", table.id, table.kind, table.guild_id)
+        for hook in self.finish_hooks:
+            try:
+                await hook(table.id)
+            except Exception:  # a statistic must never take a finished game down
+                log.exception("after-game hook %r failed for table %s", hook, table.id)
 
     def _deliver(self, table: Table, events: list[Event]) -> None:
         now = _now_ms()

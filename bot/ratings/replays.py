@@ -1,0 +1,73 @@
+"""Stored games told again: the action log of a game, replayed and narrated (``docs/ratings.md``).
+
+``parlor replay GAME_ID`` and ``/table log`` use it. The public telling names no card a
+spectator could not see; a player's telling adds what that player was shown (for a moderator
+reviewing a dispute).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.engine import REGISTRY, Engine
+from bot.engine.narrate import play_by_play
+from bot.storage import GameRow, SeatRow, Storage
+
+__all__ = ["StoredGame", "load_game", "tell"]
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game as stored: its row, seats, the engine log (``Engine.log()`` shape) and its engine class."""
+
+    row: GameRow
+    seats: tuple[SeatRow, ...]
+    log: dict[str, Any]
+    engine: type[Engine]
+
+    def player(self, who: str) -> str:
+        """The player id a ``--player`` value names: a seat number (1 = first), a user id or a player id.
+
+        Raises
+        ------
+        ValueError
+            No seat of this game matches.
+        """
+        for seat in self.seats:
+            if who in (seat.player_id, str(seat.user_id)) or (who.isdigit() and int(who) == seat.seat + 1):
+                return seat.player_id
+        raise ValueError(f"game {self.row.id} has no seat {who!r}; seats: "
+                         f"{', '.join(f'{s.seat + 1} ({s.player_id})' for s in self.seats)}")
+
+
+async def load_game(storage: Storage, game_id: int,
+                    engines: Mapping[str, type[Engine]] | None = None) -> StoredGame:
+    """|coro| The stored game *game_id* with its log.
+
+    *engines* maps kinds to engine classes (default: the registry); the game's kind must be there.
+
+    Raises
+    ------
+    LookupError
+        No such game, or its kind is not a known game.
+    """
+    engines = REGISTRY if engines is None else engines
+    row = await storage.game(game_id)
+    if row is None:
+        raise LookupError(f"there is no game {game_id}")
+    if row.kind not in engines:
+        raise LookupError(f"game {game_id} is of kind {row.kind!r}, which this version does not have")
+    seats = tuple(await storage.seats(game_id))
+    actions = [[a.player_id, a.action] for a in await storage.actions(game_id)]
+    log = {"kind": row.kind, "seed": row.seed, "options": row.options, "players": [s.player_id for s in seats],
+           "actions": actions}
+    return StoredGame(row, seats, log, engines[row.kind])
+
+
+def tell(game: StoredGame, *, viewer: str | None = None, name: Callable[[str], str] | None = None) -> list[str]:
+    """The game move by move in words, as a spectator (*viewer* ``None``) or one player saw it."""
+    names = {s.player_id: (f"<@{s.user_id}>" if s.user_id else f"bot {s.bot_name}") for s in game.seats}
+    return list(play_by_play(game.engine, game.log, viewer=viewer,
+                             name=name or (lambda p: names.get(p, p))))
