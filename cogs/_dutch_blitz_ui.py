@@ -12,7 +12,6 @@ fits, else select it), ``p:<source>:<j>`` (onto Post pile *j*), ``s:<i>:<j>`` (t
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from bot.engine import Action
@@ -23,7 +22,6 @@ __all__ = ["DutchBlitzUI"]
 
 SYMBOL = {"red": "🟥", "blue": "🟦", "yellow": "🟨", "green": "🟩"}
 COLOURS = ("red", "blue", "yellow", "green")
-HOST_ONLY = ("end_hand", "next_hand")
 
 
 def _card(card: dict[str, Any] | None) -> str:
@@ -41,7 +39,6 @@ class DutchBlitzUI(GameUI):
 
     kind = "dutch-blitz"
     board_label = "Open my board"
-    turn_timer = False
 
     # ------------------------------------------------------------------ public message
 
@@ -102,26 +99,15 @@ class DutchBlitzUI(GameUI):
 
     def on_public_click(self, table: Table, player: str, token: str, *, is_host: bool) -> Action:
         """Ready for anyone; Next hand and End hand for the host (End hand only when the hand is stuck)."""
-        view = table.engine.view(None)  # type: ignore[union-attr]
         if token == "ready":
             return {"type": "ready"}
         if token in ("next", "end") and not is_host:
             raise TableError("Only the host can do that.")
         if token == "next":
             return {"type": "next_hand"}
-        if token == "end":
-            stuck_ms = view.get("stuck_seconds", 60) * 1000
-            since = max(table.last_event_ms.get(t, 0.0) for t in ("dutch", "start", "hand_started"))
-            waited = time.monotonic() * 1000 - since
-            if waited < stuck_ms:
-                raise TableError(f"The hand can be ended after {stuck_ms // 1000} s without a Dutch-pile play; "
-                                 f"the last one was {int(waited // 1000)} s ago.")
+        if token == "end":  # the table holds it back until the stuck rule's time has passed
             return {"type": "end_hand"}
         raise TableError("That button is not in use.")
-
-    def bot_actions(self, table: Table, player: str, legal: list[Action]) -> list[Action]:
-        """Bots never end a hand or force the next one: those are the host's."""
-        return [a for a in legal if a["type"] not in HOST_ONLY]
 
     # ------------------------------------------------------------------ private board
 
@@ -190,8 +176,9 @@ class DutchBlitzUI(GameUI):
             dutch = [a for a in legal if a["type"] == "dutch" and a["from"] == source]
             if dutch:
                 # Equivalent piles (same colour, same top): prefer one nobody is racing for right now.
-                free = [a for a in dutch if a["pile"] is None or table.arbiter is None
-                        or table.arbiter.deadline(f"dutch-pile:{a['pile']}") is None]
+                free = [a for a in dutch if table.arbiter is None
+                        or (resource := engine.contested_resource(player, a)) is None
+                        or table.arbiter.deadline(resource) is None]
                 return Click((free or dutch)[0])
             if any(a["type"] in ("post", "stack") and a["from"] == source for a in legal):
                 return Click(selection=source)

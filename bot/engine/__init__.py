@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, MutableMapping
 from types import ModuleType
 from typing import Any
 
-from bot.engine.core import Action, Engine, Event, IllegalAction, Result, canonical
+from bot.engine.core import SIMULTANEOUS, TURNS, Action, Engine, Event, IllegalAction, Result, TimedRule, canonical
 
 __all__ = [
     "Action",
@@ -27,6 +27,9 @@ __all__ = [
     "IllegalAction",
     "Result",
     "canonical",
+    "TimedRule",
+    "TURNS",
+    "SIMULTANEOUS",
     "REGISTRY",
     "game_module",
     "get_engine",

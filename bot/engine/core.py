@@ -42,7 +42,15 @@ __all__ = [
     "Engine",
     "canonical",
     "options_from_json",
+    "TimedRule",
+    "TURNS",
+    "SIMULTANEOUS",
 ]
+
+TURNS = "turns"
+"""Play mode: players act in turn (a turn timer watches the player the game waits on)."""
+SIMULTANEOUS = "simultaneous"
+"""Play mode: everyone acts at once (no turn timer; races go through the race window)."""
 
 Action = dict[str, Any]
 """An action: a JSON object with a ``"type"`` key, e.g. ``{"type": "flip"}``."""
@@ -65,6 +73,36 @@ def canonical(value: Any) -> Any:
         *value* holds something JSON cannot carry.
     """
     return json.loads(json.dumps(value))
+
+
+@dataclass(frozen=True, slots=True)
+class TimedRule:
+    """A rule of a game that depends on time, stated without a clock (``docs/design.md`` §7).
+
+    The engine says *what* waits and for how long; the table measures the delay with its own
+    clock from the moment :attr:`key` took its present value, and enforces it.
+
+    Attributes
+    ----------
+    name:
+        The rule's name, e.g. ``"stuck"``.
+    delay_ms:
+        How long, in milliseconds, after :attr:`key` last changed.
+    key:
+        What the delay counts from: any change of it (a new Dutch-pile play, a new discard)
+        restarts the count.
+    action:
+        The action type the rule holds back: the table refuses it, whoever asks, until the
+        delay has passed (the host's End hand of a stuck hand; the next draw after a discard).
+    since:
+        What :attr:`key` marks, in words for a refusal ("the last card went onto a Dutch pile").
+    """
+
+    name: str
+    delay_ms: int
+    key: str
+    action: str
+    since: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +224,8 @@ class Engine:
         Action types that belong to the host or the table, not to ordinary seats or bots
         (e.g. Dutch Blitz's ``end_hand`` and ``next_hand``): the table lets only the host or a
         moderator take them, seated or not, and bots never choose them (``docs/tables.md``).
+    play_mode:
+        :data:`TURNS` (the default) or :data:`SIMULTANEOUS`: whether the table runs turn timers.
 
     Instance attributes
     -------------------
@@ -209,6 +249,7 @@ class Engine:
     max_actions: ClassVar[int] = 100_000
     conformance_options: ClassVar[Mapping[str, Any]] = {}
     table_actions: ClassVar[frozenset[str]] = frozenset()
+    play_mode: ClassVar[str] = TURNS
 
     players: tuple[str, ...]
     seed: int
@@ -362,6 +403,14 @@ class Engine:
         jump-in on discard number 12. Uncontested actions are applied at once.
         """
         return None
+
+    def timed_rules(self) -> list[TimedRule]:
+        """The game's rules that wait on time and apply now, as data (default: none).
+
+        E.g. Dutch Blitz's stuck hand: ``end_hand`` is allowed ``stuck_seconds`` after the last
+        card went onto a Dutch pile. The table measures the delays and enforces them.
+        """
+        return []
 
     def hidden_cards(self, player: str | None) -> set[str]:
         """Ids of every card *player* (``None``: a spectator) may not see right now.

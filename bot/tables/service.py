@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine import REGISTRY, Event, IllegalAction, game_module
+from bot.engine import REGISTRY, TURNS, Event, IllegalAction, game_module
 from bot.tables.components import board_view, finished_view, lobby_view, table_view
 from bot.tables.race import Claim, Outcome, RaceArbiter
 from bot.tables.table import Seat, Table, TableError
@@ -511,6 +511,7 @@ class TableService:
         table.arbiter = RaceArbiter(table.settings.get("race_window_ms", self._cfg.race_window_ms),
                                     self._cfg.race_tie_ms, random.Random(table.seed))
         table.last_event_ms["start"] = _now_ms()
+        table.timers.observe(table.engine.timed_rules(), _now_ms())
         if not actions:
             self._deliver(table, table.engine.setup_events)
         bots = self._bots(table.kind)
@@ -717,6 +718,9 @@ class TableService:
         assert engine is not None
         if table.status != "running":
             return Outcome(False, "The game is over." if engine.is_over else "The table is not running.")
+        wait = table.timers.wait_for(str(action.get("type")), _now_ms())
+        if wait is not None:  # a timed rule of the game holds this action back (docs/tables.md)
+            return Outcome(False, wait.reason())
         try:
             events = engine.apply(player, action)
         except IllegalAction as exc:
@@ -732,6 +736,7 @@ class TableService:
             table.engine = type(engine).replay(undo)
             return Outcome(False, "That move could not be saved, so it did not happen. Please try again.")
         self._deliver(table, events)
+        table.timers.observe(engine.timed_rules(), _now_ms())
         table.bump()
         if engine.is_over:
             await self._finish(table)
@@ -772,7 +777,7 @@ class TableService:
         table.tasks.append(loop.create_task(self._redraw_loop(table), name=f"table-{table.id}-redraw"))
         for player in table.bots:
             table.tasks.append(loop.create_task(self._bot_loop(table, player), name=f"table-{table.id}-{player}"))
-        if self.uis[table.kind].turn_timer:
+        if self._engine_cls(table.kind).play_mode == TURNS:
             table.tasks.append(loop.create_task(self._timer_loop(table), name=f"table-{table.id}-timer"))
         table.dirty.set()
 

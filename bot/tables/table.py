@@ -10,6 +10,7 @@ from typing import Any
 from bot.engine import Engine
 from bot.engine.bots import Bot
 from bot.tables.race import RaceArbiter
+from bot.tables.timers import TimerBook
 
 __all__ = ["Seat", "Table", "TableError"]
 
@@ -100,6 +101,7 @@ class Table:
     timeouts: dict[str, int] = field(default_factory=dict)
     rematched: bool = False
     last_event_ms: dict[str, float] = field(default_factory=dict)
+    timers: TimerBook = field(default_factory=TimerBook)
 
     def seat_of_user(self, user_id: int) -> Seat | None:
         """The seat of Discord user *user_id*, or ``None``."""

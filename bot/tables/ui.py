@@ -83,13 +83,10 @@ class GameUI:
         The engine kind it renders.
     board_label:
         The label of the public "open my board/hand" button.
-    turn_timer:
-        Whether players get a turn timer (turn-based games); a real-time game sets ``False``.
     """
 
     kind: ClassVar[str] = ""
     board_label: ClassVar[str] = "Open my hand"
-    turn_timer: ClassVar[bool] = True
 
     def public_text(self, table: Table) -> str:
         """The public table message while the game runs (content ≤ 2000 characters).

@@ -294,7 +294,7 @@ async def test_host_ends_a_stuck_hand_only_after_the_wait(fake: FakeDiscord, wor
         await fake.wait_for(lambda: "End hand (host)" in [b.label for b in fake.message(lobby.id).buttons],
                             timeout=5, what="the End hand button")
         early = await fake.click(world.alice, lobby, "End hand (host)")
-        assert early.ephemeral and "after 1 s" in early.content
+        assert early.ephemeral and "allowed 1 s after the last card went onto a Dutch pile" in early.content
         await asyncio.sleep(1.1)
         not_host = await fake.click(world.bob, lobby, "End hand (host)")
         assert not_host.ephemeral and "Only the host" in not_host.content

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.cards import Card, shuffled, standard_deck
-from bot.engine.core import Action, Engine, Event, IllegalAction, Result
+from bot.engine.core import Action, Engine, Event, IllegalAction, Result, TimedRule
 from bot.engine.options import check_options, option
 
 __all__ = ["DutchOptions", "DutchEngine", "card_value", "POWERS"]
@@ -346,6 +346,16 @@ class DutchEngine(Engine):
                 if action["type"] == kind:
                     return action
         return None
+
+    def timed_rules(self) -> list[TimedRule]:
+        """The jump-in grace (§7.1): after a discard, the next ``draw`` waits ``jump_in_grace_seconds``
+        so that players can jump in; none outside a jump-in window or with no grace.
+        """
+        if not self._window_open() or self.options.jump_in_grace_seconds <= 0:
+            return []
+        assert self.window is not None
+        return [TimedRule("jump_in_grace", self.options.jump_in_grace_seconds * 1000,
+                          f"discard {self.window['number']}", "draw", "the last discard")]
 
     def contested_resource(self, player: str, action: Action) -> str | None:
         """Aggressive jump-ins race for ``"jump-in:<discard number>"`` (``docs/rules/dutch.md`` §7).

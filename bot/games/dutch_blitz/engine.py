@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.cards import BlitzCard, blitz_deck, shuffled
-from bot.engine.core import Action, Engine, Event, IllegalAction, Result
+from bot.engine.core import SIMULTANEOUS, Action, Engine, Event, IllegalAction, Result, TimedRule
 from bot.games.dutch_blitz.options import DutchBlitzOptions
 
 __all__ = ["DutchBlitz", "Seat", "PLAY", "BETWEEN", "OVER", "BLITZ_SIZE", "post_pile_count"]
@@ -182,6 +182,8 @@ class DutchBlitz(Engine):
     conformance_options = {"target": 1, "stuck_seconds": 0}
     table_actions = frozenset({"end_hand", "next_hand"})
     """Ending a stuck hand (§8) and forcing the next hand (§11) are the host's, not a seat's."""
+    play_mode = SIMULTANEOUS
+    """Everyone plays at once (§2): no turn timer."""
 
     seats: list[Seat]
     dutch: _Cards
@@ -644,6 +646,17 @@ class DutchBlitz(Engine):
             if wanted in legal:
                 return wanted
         return None
+
+    def timed_rules(self) -> list[TimedRule]:
+        """The stuck rule (§8): ``end_hand`` is allowed ``stuck_seconds`` after the last card went
+        onto a Dutch pile, or after the hand began; none while the rule is off (0) or between hands.
+        """
+        if self.phase != PLAY or self.options.stuck_seconds <= 0:
+            return []
+        in_centre = sum(len(pile) for pile in self.dutch)
+        key = f"hand {self.hand_number}, {in_centre} in the centre"
+        return [TimedRule("stuck", self.options.stuck_seconds * 1000, key, "end_hand",
+                          "the last card went onto a Dutch pile")]
 
     def contested_resource(self, player: str, action: Action) -> str | None:
         """``"dutch-pile:<index>"`` for a play onto an existing Dutch pile, else ``None`` (§2).
