@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.engine.options import describe_options
 from bot.games.dutch_blitz.options import DutchBlitzOptions
 from bot.tables.commands import apply_option_declarations
+from bot.tables.service import BOT_SPEEDS
 from cogs._dutch_blitz_ui import DutchBlitzUI
 
 _OPT = {spec.name: spec for spec in describe_options(DutchBlitzOptions)}
@@ -33,15 +34,20 @@ class DutchBlitzCog(commands.Cog):
         self.bot.tables.register_ui(DutchBlitzUI())
 
     @group.command(name="new")
-    @app_commands.describe(race_window_ms="How long a race on one Dutch pile stays open, in ms (default: the server's)")
+    @app_commands.describe(race_window_ms="How long a race on one Dutch pile stays open, in ms (default: the server's)",
+                           bot_speed="How fast bots play: relaxed (default), normal or fast")
+    @app_commands.choices(bot_speed=[app_commands.Choice(name=k, value=k) for k in BOT_SPEEDS])
     async def new(self, interaction: discord.Interaction, target: int = _OPT["target"].default,
                   move_post_stacks: bool = _OPT["move_post_stacks"].default,
                   stuck_seconds: int = _OPT["stuck_seconds"].default, max_hands: int = _OPT["max_hands"].default,
-                  race_window_ms: app_commands.Range[int, 0, 1000] | None = None) -> None:
+                  race_window_ms: app_commands.Range[int, 0, 1000] | None = None,
+                  bot_speed: app_commands.Choice[str] | None = None) -> None:
         """Open a Dutch Blitz table (2–8 players) in a new thread."""
         options = {"target": target, "move_post_stacks": move_post_stacks, "stuck_seconds": stuck_seconds,
                    "max_hands": max_hands}
-        settings = {} if race_window_ms is None else {"race_window_ms": race_window_ms}
+        settings: dict[str, object] = {"bot_speed": bot_speed.value if bot_speed else "relaxed"}
+        if race_window_ms is not None:
+            settings["race_window_ms"] = race_window_ms
         await interaction.response.defer(ephemeral=True, thinking=True)  # a thread and a message to create
         table = await self.bot.tables.open("dutch-blitz", interaction, options, settings)
         await interaction.followup.send(

@@ -25,8 +25,8 @@ from bot.tables.ui import TOKEN_PATTERN, BoardButton
 if TYPE_CHECKING:
     from bot.tables.service import TableService
 
-__all__ = ["TableButton", "MoveButton", "PublicButton", "lobby_view", "table_view", "board_view", "finished_view",
-           "COMPONENTS"]
+__all__ = ["TableButton", "MoveButton", "PublicButton", "BotPicker", "lobby_view", "table_view", "board_view",
+           "finished_view", "COMPONENTS"]
 
 log = logging.getLogger("parlor.tables")
 
@@ -141,7 +141,38 @@ class PublicButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _guarded(interaction, _service(interaction).on_public, self.table_id, self.token)
 
 
-COMPONENTS = (TableButton, MoveButton, PublicButton)
+class BotPicker(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"parlor:botpick:(?P<table>\d+)"):
+    """The lobby's "Add a bot…" menu: the host picks which of the game's bots takes a seat.
+
+    Parameters
+    ----------
+    table_id:
+        The table's id.
+    bots:
+        ``(name, label)`` of each of the game's bots, strongest first.
+    """
+
+    def __init__(self, table_id: int, bots: list[tuple[str, str]] | None = None) -> None:
+        self.table_id = table_id
+        options = [discord.SelectOption(label=label[:100], value=name[:100]) for name, label in (bots or [])[:25]]
+        super().__init__(discord.ui.Select(custom_id=f"parlor:botpick:{table_id}", placeholder="Add a bot…",
+                                           options=options or [discord.SelectOption(label="bot", value="bot")],
+                                           row=1))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> BotPicker:
+        """Rebuild the menu from its custom id (parse only)."""
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the pick to the table service."""
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = list(data.get("values") or [""])
+        await _guarded(interaction, _service(interaction).on_bot_pick, self.table_id, str(values[0]))
+
+
+COMPONENTS = (TableButton, MoveButton, PublicButton, BotPicker)
 """Every DynamicItem class to register with ``bot.add_dynamic_items``."""
 
 
@@ -152,9 +183,13 @@ def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
     return view
 
 
-def lobby_view(table_id: int) -> discord.ui.View:
-    """The lobby buttons: Join, Leave, Add bot, Start, Cancel."""
-    return _view([TableButton(verb, table_id, label, style) for verb, (label, style) in LOBBY_VERBS.items()])
+def lobby_view(table_id: int, bots: list[tuple[str, str]] | None = None) -> discord.ui.View:
+    """The lobby: Join, Leave, Add bot, Start, Cancel; and, when the game has several bots, a menu of them."""
+    items: list[discord.ui.Item[Any]] = [TableButton(verb, table_id, label, style)
+                                         for verb, (label, style) in LOBBY_VERBS.items()]
+    if bots and len(bots) > 1:
+        items.append(BotPicker(table_id, bots))
+    return _view(items)
 
 
 STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonStyle.secondary,

@@ -50,6 +50,19 @@ def _posted_ms(message_id: int) -> int:
     return int(discord.utils.snowflake_time(message_id).timestamp() * 1000)
 
 
+BOT_SPEEDS: dict[str, float] = {"relaxed": 2.0, "normal": 1.0, "fast": 0.6}
+"""A table's ``bot_speed`` setting: how much longer (or shorter) than their own pace bots take to act."""
+
+
+def bot_speed_factor(settings: dict[str, Any]) -> float:
+    """The multiplier of bots' reaction times at a table with *settings* (``relaxed`` when unset).
+
+    >>> bot_speed_factor({}), bot_speed_factor({"bot_speed": "fast"})
+    (2.0, 0.6)
+    """
+    return BOT_SPEEDS.get(str(settings.get("bot_speed", "relaxed")), BOT_SPEEDS["relaxed"])
+
+
 CONTENT_MAX = 2000
 """Discord's limit on a message's content, in characters."""
 
@@ -214,7 +227,7 @@ class TableService:
         self.tables[game_id] = table
         await self.bot.storage.update_game(game_id, thread_id=table.thread_id)
         await self._save_seats(table)
-        message = await thread.send(self.lobby_text(table), view=lobby_view(game_id))
+        message = await thread.send(self.lobby_text(table), view=self._lobby_view(table))
         table.message_id, table.message_posted_ms = message.id, _posted_ms(message.id)
         await self.bot.storage.update_game(game_id, message_id=message.id)
         log.info("table %s opened: %s in guild %s by user %s", game_id, kind, interaction.guild_id,
@@ -325,7 +338,7 @@ class TableService:
             await self.bot.storage.update_game(table.id, host_id=table.host_id)
         return await self._lobby_changed(table)
 
-    async def _lobby_addbot(self, interaction: discord.Interaction, table: Table) -> _Reply:
+    async def _lobby_addbot(self, interaction: discord.Interaction, table: Table, name: str | None = None) -> _Reply:
         if not self._is_host(table, interaction):
             raise TableError("Only the host can add bots.")
         if len(table.seats) >= table.max_players:
@@ -333,12 +346,43 @@ class TableService:
         bots = self._bots(table.kind)
         if not bots:
             raise TableError("This game has no bots.")
+        name = name or next(iter(bots))
+        if name not in bots:
+            raise TableError(f"This game has no bot {name!r}; pick one from the menu.")
         n = 1 + sum(1 for s in table.seats if s.is_bot)
         while table.seat_of_player(f"bot{n}"):
             n += 1
-        name = next(iter(bots))
-        table.seats.append(Seat(f"bot{n}", None, name, f"Bot {n} ({name})"))
+        level = self.strength(table.kind, name)
+        table.seats.append(Seat(f"bot{n}", None, name, f"Bot {n} ({name if name == level else f'{name}, {level}'})"))
         return await self._lobby_changed(table)
+
+    def strength(self, kind: str, name: str) -> str:
+        """A bot's strength in words: the game's first bot is ``hard``, its last ``easy``, others ``normal``."""
+        names = list(self._bots(kind))
+        if len(names) < 2 or name == names[0]:
+            return "hard" if len(names) > 1 else "normal"
+        return "easy" if name == names[-1] else "normal"
+
+    def _lobby_view(self, table: Table) -> discord.ui.View:
+        bots = [(name, f"Add a bot: {name}" + ("" if name == self.strength(table.kind, name)
+                                                else f" ({self.strength(table.kind, name)})"))
+                for name in self._bots(table.kind)]
+        return lobby_view(table.id, bots)
+
+    async def on_bot_pick(self, interaction: discord.Interaction, table_id: int, name: str) -> None:
+        """|coro| The host picked a bot in the lobby's menu: it takes a seat (answered like any lobby click)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            await self._refuse(interaction, "This table no longer exists.")
+            return
+        try:
+            async with table.lock:
+                if table.status != "lobby":
+                    raise TableError("The lobby is closed: the game has started or was cancelled.")
+                reply = await self._lobby_addbot(interaction, table, name)
+        except TableError as exc:
+            reply = _Reply("refuse", str(exc))
+        await self._send_reply(interaction, reply)
 
     async def _lobby_cancel(self, interaction: discord.Interaction, table: Table) -> _Reply:
         if not self._is_host(table, interaction):
@@ -361,7 +405,7 @@ class TableService:
     async def _lobby_changed(self, table: Table) -> _Reply:
         await self._save_seats(table)
         table.version += 1
-        return _Reply("edit", self.lobby_text(table), lobby_view(table.id))
+        return _Reply("edit", self.lobby_text(table), self._lobby_view(table))
 
     async def _cancel(self, table: Table, why: str = "The table was cancelled.") -> None:
         table.status = "cancelled"
@@ -450,7 +494,7 @@ class TableService:
         try:
             channel = await self._channel(table)
             await channel.get_partial_message(table.message_id).edit(
-                content=self.lobby_text(table), view=lobby_view(table.id))
+                content=self.lobby_text(table), view=self._lobby_view(table))
         except discord.HTTPException as exc:
             log.warning("could not redraw the lobby of table %s: %s", table.id, exc)
 
@@ -871,7 +915,7 @@ class TableService:
                 if choice is None:
                     await changed.wait()
                     continue
-                await asyncio.sleep(bot.delay_ms() * self.bot_delay_scale / 1000)
+                await asyncio.sleep(bot.delay_ms() * bot_speed_factor(table.settings) * self.bot_delay_scale / 1000)
                 if table.status != "running":
                     return
                 await self.submit(table, player, choice, _wall_ms())

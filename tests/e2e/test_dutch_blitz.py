@@ -348,3 +348,26 @@ async def test_new_command_options_come_from_the_one_declaration(fake: FakeDisco
                 assert (option["min_value"], option["max_value"]) == (spec.min, spec.max)
         refused = await fake.slash(world.alice, world.channel, "dutch-blitz new", options={"target": 1})
         assert not refused.failed  # 1 point is a legal (if short) game: the engine's range, not the old 5
+
+
+async def test_host_picks_a_bots_strength_and_the_table_its_speed(fake: FakeDiscord, world: World,
+                                                                  tmp_path: Path) -> None:
+    """The lobby's bot menu seats the easy bot; a table opened with bot_speed fast keeps it, relaxed by default."""
+    from bot.tables.service import bot_speed_factor
+
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        thread, lobby = await open_blitz(fake, world, bot_speed="fast")
+        menu = next(s for s in lobby.selects if s.custom_id.startswith("parlor:botpick:"))
+        assert [v for _, v in menu.options] == ["greedy", "easy"]
+        assert any("hard" in label for label, _ in menu.options)
+        refused = await fake.select(world.bob, lobby, menu.custom_id, ["easy"])
+        assert refused.ephemeral and "Only the host" in refused.content
+        await fake.select(world.alice, lobby, menu.custom_id, ["easy"])
+        table = bot.tables.tables[1]
+        assert [(s.bot_name, s.name) for s in table.seats if s.is_bot] == [("easy", "Bot 1 (easy)")]
+        assert "Bot 1 (easy)" in fake.message(lobby.id).content
+        assert table.settings["bot_speed"] == "fast" and bot_speed_factor(table.settings) == 0.6
+        assert (await bot.storage.game(1)).settings["bot_speed"] == "fast"  # kept across a restart
+        await fake.click(world.alice, lobby, "Cancel")
+        await open_blitz(fake, world)
+        assert bot.tables.tables[2].settings["bot_speed"] == "relaxed"
