@@ -84,6 +84,10 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX results_finished ON results(finished_at);
     """,
+    # 5: each seat's display name, so a restored table shows names, not mentions.
+    """
+    ALTER TABLE seats ADD COLUMN name TEXT;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -53,6 +53,8 @@ class SeatRow:
     user_id: int | None
     bot_name: str | None
     joined_at: int
+    name: str | None = None
+    """The display name the seat had at the table (``None`` for seats stored before names were)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,21 +183,25 @@ class Storage:
 
     # ------------------------------------------------------------------ seats
 
-    async def set_seats(self, game_id: int, seats: Sequence[tuple[str, int | None, str | None]]) -> None:
-        """|coro| Replace the seats of a game with *seats*: ``(player_id, user_id, bot_name)`` in seat order."""
+    async def set_seats(self, game_id: int, seats: Sequence[tuple[Any, ...]]) -> None:
+        """|coro| Replace the seats of a game with *seats* in seat order.
+
+        Each seat is ``(player_id, user_id, bot_name)`` or ``(player_id, user_id, bot_name, display_name)``.
+        """
         now = self.clock()
         await self.db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
         await self.db.executemany(
-            "INSERT INTO seats (game_id, seat, player_id, user_id, bot_name, joined_at) VALUES (?, ?, ?, ?, ?, ?)",
-            [(game_id, i, p, u, b, now) for i, (p, u, b) in enumerate(seats)],
+            "INSERT INTO seats (game_id, seat, player_id, user_id, bot_name, joined_at, name)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, i, s[0], s[1], s[2], now, s[3] if len(s) > 3 else None) for i, s in enumerate(seats)],
         )
         await self.db.commit()
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         """|coro| The seats of a game in seat order."""
         async with self.db.execute("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
-            return [SeatRow(r["game_id"], r["seat"], r["player_id"], r["user_id"], r["bot_name"], r["joined_at"])
-                    for r in await cur.fetchall()]
+            return [SeatRow(r["game_id"], r["seat"], r["player_id"], r["user_id"], r["bot_name"], r["joined_at"],
+                            r["name"]) for r in await cur.fetchall()]
 
     # ------------------------------------------------------------------ the action log
 
@@ -281,7 +287,8 @@ class Storage:
                                        [r["id"] for r in rows]) as cur:
                 for s in await cur.fetchall():
                     seats.setdefault(s["game_id"], []).append(
-                        SeatRow(s["game_id"], s["seat"], s["player_id"], s["user_id"], s["bot_name"], s["joined_at"]))
+                        SeatRow(s["game_id"], s["seat"], s["player_id"], s["user_id"], s["bot_name"], s["joined_at"],
+                                s["name"]))
         return [FinishedGame(r["id"], r["kind"], r["guild_id"], r["thread_id"], r["finished_at"],
                              json.loads(r["result"]), tuple(seats.get(r["id"], []))) for r in rows]
 

@@ -55,7 +55,7 @@ async def _guarded(interaction: discord.Interaction, handler: Any, *args: Any) -
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"parlor:(?P<verb>join|leave|addbot|start|cancel|board|rematch):(?P<table>\d+)"):
+                  template=r"parlor:(?P<verb>join|leave|addbot|start|cancel|board|rematch|howto):(?P<table>\d+)"):
     """A table-level button: lobby controls, "Open my hand", "Rematch".
 
     Parameters
@@ -189,6 +189,9 @@ def lobby_view(table_id: int, bots: list[tuple[str, str]] | None = None) -> disc
                                          for verb, (label, style) in LOBBY_VERBS.items()]
     if bots and len(bots) > 1:
         items.append(BotPicker(table_id, bots))
+    how = TableButton("howto", table_id, "How to play", discord.ButtonStyle.secondary)
+    how.item.row = 2
+    items.append(how)
     return _view(items)
 
 
@@ -201,6 +204,7 @@ def table_view(table_id: int, board_label: str, extra: list[BoardButton] | None 
     items: list[discord.ui.Item[Any]] = [TableButton("board", table_id, board_label, discord.ButtonStyle.primary)]
     items += [PublicButton(table_id, b.token, b.label, STYLES[b.style], b.disabled) for b in (extra or [])[:3]]
     items.append(TableButton("leave", table_id, "Leave game", discord.ButtonStyle.secondary))
+    items.append(TableButton("howto", table_id, "How to play", discord.ButtonStyle.secondary))
     return _view(items)
 
 

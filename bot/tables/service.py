@@ -274,6 +274,8 @@ class TableService:
             async with table.lock:
                 if verb == "board":
                     reply = self._board_reply(interaction, table)
+                elif verb == "howto":
+                    reply = _Reply("send", fit_text(self.uis[table.kind].how_to_play(table)), ephemeral=True)
                 elif verb == "rematch":
                     reply = await self._rematch(interaction, table)
                 elif verb == "leave" and table.status == "running":
@@ -422,7 +424,7 @@ class TableService:
                 claim.payload.set_result(Outcome(False, why))
 
     async def _save_seats(self, table: Table) -> None:
-        await self.bot.storage.set_seats(table.id, [(s.player_id, s.user_id, s.bot_name) for s in table.seats])
+        await self.bot.storage.set_seats(table.id, [(s.player_id, s.user_id, s.bot_name, s.name) for s in table.seats])
 
     def table_in(self, channel_id: int | None) -> Table | None:
         """The live table whose thread (or channel, when it has no thread) is *channel_id*."""
@@ -780,6 +782,10 @@ class TableService:
             table.engine = type(engine).replay(undo)
             return Outcome(False, "That move could not be saved, so it did not happen. Please try again.")
         self._deliver(table, events)
+        ui = self.uis[table.kind]
+        for event in events:
+            if event.audience is None and event.type in ui.notice_events and (line := ui.notice(table, event)):
+                self._track(table, self._say(table, line), "notice")
         table.timers.observe(engine.timed_rules(), _now_ms())
         table.bump()
         if engine.is_over:
@@ -849,7 +855,8 @@ class TableService:
                 except TimeoutError:
                     if warn_after and cfg.turn_warning_seconds > 0:
                         await self._say(table, " ".join(f"<@{s.user_id}>" for s in waiting)
-                                        + f" ⏰ {cfg.turn_warning_seconds} s left before the table moves for you.")
+                                        + f" ⏰ {cfg.turn_warning_seconds} s left before the table moves for you.",
+                                        ping=True)
             if moved:
                 continue
             for seat in waiting:
@@ -892,10 +899,13 @@ class TableService:
         table.tasks[:] = [t for t in table.tasks if not t.done()]
         table.tasks.append(asyncio.get_running_loop().create_task(coro, name=f"table-{table.id}-{what}"))
 
-    async def _say(self, table: Table, text: str) -> None:
+    async def _say(self, table: Table, text: str, *, ping: bool = False) -> None:
+        """Post a new message in the table's thread; it mentions (pings) users only with *ping*."""
         try:
             channel = await self._channel(table)
-            await channel.send(text[:2000])
+            mentions = discord.AllowedMentions(users=True, everyone=False, roles=False) if ping \
+                else discord.AllowedMentions.none()
+            await channel.send(fit_text(text), allowed_mentions=mentions)
         except discord.HTTPException:
             log.warning("could not post to table %s", table.id, exc_info=True)
 
@@ -1022,7 +1032,8 @@ class TableService:
             if not self._on_this_shard(row.guild_id):
                 continue
             engine_cls = self._engine_cls(row.kind)
-            seats = [Seat(s.player_id, s.user_id, s.bot_name, s.bot_name and f"Bot ({s.bot_name})" or f"<@{s.user_id}>")
+            seats = [Seat(s.player_id, s.user_id, s.bot_name,
+                          s.name or (f"Bot ({s.bot_name})" if s.bot_name else f"<@{s.user_id}>"))
                      for s in await self.bot.storage.seats(row.id)]
             table = Table(id=row.id, kind=row.kind, title=engine_cls.title or row.kind, guild_id=row.guild_id,
                           channel_id=row.channel_id or row.thread_id, thread_id=row.thread_id,

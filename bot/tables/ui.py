@@ -157,6 +157,26 @@ class GameUI:
         """
         return legal
 
+    notice_events: ClassVar[frozenset[str]] = frozenset({"game_over"})
+    """Event types that also get a short new message in the thread (an edit alone notifies nobody)."""
+
+    def notice(self, table: Table, event: Event) -> str | None:
+        """The short new message for *event* (one of :attr:`notice_events`), or ``None``.
+
+        The default tells it in the game's own words (``bot.engine.narrate``).
+        """
+        from bot.engine.narrate import narrate
+
+        return narrate(table.kind, event, table.display_name) or None
+
+    def how_to_play(self, table: Table) -> str:
+        """The "How to play" answer (ephemeral): the game's rules in short and how its table works.
+
+        The default is the first paragraph of the engine's documentation; games give their own.
+        """
+        doc = (type(table.engine).__doc__ if table.engine else "") or ""
+        return f"**{table.title}**\n{doc.strip().split(chr(10) * 2)[0]}"
+
     def public_buttons(self, table: Table) -> list[BoardButton]:
         """Extra buttons on the public table message while the game runs (default: none)."""
         return []

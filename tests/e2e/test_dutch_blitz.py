@@ -371,3 +371,23 @@ async def test_host_picks_a_bots_strength_and_the_table_its_speed(fake: FakeDisc
         await fake.click(world.alice, lobby, "Cancel")
         await open_blitz(fake, world)
         assert bot.tables.tables[2].settings["bot_speed"] == "relaxed"
+
+
+async def test_hand_end_posts_a_notice_and_how_to_play_answers_privately(fake: FakeDiscord, world: World,
+                                                                         tmp_path: Path) -> None:
+    """A hand's end is a new message in the thread (it notifies); How to play explains the board ephemerally."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        thread, lobby = await open_blitz(fake, world, stuck_seconds=1)
+        how = await fake.click(world.carol, lobby, "How to play")
+        assert how.ephemeral and "Open my board" in how.content and "Dutch pile" in how.content
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        before = len(fake.messages(thread))
+        await asyncio.sleep(1.1)
+        await fake.click(world.alice, lobby, "End hand (host)")
+        assert table.engine.view(None)["phase"] == "between"
+        await fake.wait_for(lambda: len(fake.messages(thread)) > before, timeout=5, what="the hand-end notice")
+        notice = fake.messages(thread)[-1]
+        assert notice.id != lobby.id and "Hand 1 ends" in notice.content and "Totals" in notice.content
+        assert "alice" in notice.content and "<@" not in notice.content

@@ -115,7 +115,7 @@ async def test_deleted_table_message_is_posted_again(fake: FakeDiscord, world: W
     await fake.wait_for(lambda: table.message_id != lobby.id, timeout=5, what="the table to be posted again")
     reposted = fake.message(table.message_id)
     assert not reposted.deleted and "High card" in reposted.content
-    assert [b.label for b in reposted.buttons] == ["Open my hand", "Leave game"]
+    assert [b.label for b in reposted.buttons] == ["Open my hand", "Leave game", "How to play"]
 
 
 async def test_table_board_outside_a_table_thread_says_where(fake: FakeDiscord, world: World, bot) -> None:

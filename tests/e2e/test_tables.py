@@ -19,7 +19,7 @@ async def open_table(fake: FakeDiscord, world: World, tricks: int = 3):
 async def test_table_opens_in_a_thread_with_lobby_buttons(fake: FakeDiscord, world: World, bot) -> None:
     """/high-card new creates a thread whose lobby message has Join, Leave, Add bot, Start, Cancel."""
     thread, lobby = await open_table(fake, world)
-    assert [b.label for b in lobby.buttons] == ["Join", "Leave", "Add bot", "Start", "Cancel"]
+    assert [b.label for b in lobby.buttons] == ["Join", "Leave", "Add bot", "Start", "Cancel", "How to play"]
     assert "alice" in lobby.content and "host" in lobby.content
 
 
@@ -32,7 +32,7 @@ async def test_join_add_bot_and_start(fake: FakeDiscord, world: World, bot) -> N
     assert "(bot)" in fake.message(lobby.id).content
     started = await fake.click(world.alice, lobby, "Start")
     assert not started.failed
-    assert [b.label for b in fake.message(lobby.id).buttons] == ["Open my hand", "Leave game"]
+    assert [b.label for b in fake.message(lobby.id).buttons] == ["Open my hand", "Leave game", "How to play"]
 
 
 async def test_non_host_start_is_refused_ephemerally(fake: FakeDiscord, world: World, bot) -> None:
@@ -144,6 +144,8 @@ async def test_restart_mid_lobby_and_mid_game_keeps_tables_and_buttons(fake: Fak
         await fake.wait_for(lambda: "Restored" in fake.message(lobby.id).content, timeout=5)
         fresh = await fake.click(world.alice, lobby, "Open my hand")
         assert fresh.content == before
+        assert [s.name for s in table.seats] == ["alice", "bob"], "display names survive the restart"
+        assert "<@" not in fake.message(lobby.id).content
 
 
 async def test_unexpected_error_in_a_click_is_answered_ephemerally(fake: FakeDiscord, world: World, bot,
