@@ -170,6 +170,13 @@ class TablesConfig:
     repost_after_minutes:
         Minutes after which the public table message is posted anew (Discord caps edits of
         messages older than an hour).
+    idle_seconds, idle_warning_seconds:
+        Real-time games: a seated person without a move for ``idle_seconds`` is warned
+        ``idle_warning_seconds`` before, then a bot takes the seat.
+    ready_timeout_seconds:
+        Between hands, seconds after which everyone not yet ready is made ready.
+    lobby_expiry_minutes:
+        Minutes after which a lobby that never started closes itself.
     moderator_role_ids:
         Role snowflakes whose members may moderate every table of the server (end, kick, hand
         over the host role, End hand / Next hand), besides members with Manage Threads and
@@ -183,6 +190,10 @@ class TablesConfig:
     timeouts_before_bot: int = 2
     redraw_interval_ms: int = 1200
     repost_after_minutes: int = 50
+    idle_seconds: int = 180
+    idle_warning_seconds: int = 30
+    ready_timeout_seconds: int = 60
+    lobby_expiry_minutes: int = 30
     moderator_role_ids: tuple[int, ...] = ()
 
 
@@ -196,6 +207,10 @@ _RANGES: dict[str, tuple[int, int]] = {
     "tables.redraw_interval_ms": (200, 60_000),
     "tables.repost_after_minutes": (1, 59),
     "health.heartbeat_seconds": (5, 3600),
+    "tables.idle_seconds": (10, 86_400),
+    "tables.idle_warning_seconds": (0, 3600),
+    "tables.ready_timeout_seconds": (5, 3600),
+    "tables.lobby_expiry_minutes": (1, 10_080),
 }
 
 
@@ -305,6 +320,9 @@ def _validate(config: Config) -> None:
         raise ConfigError("tables.turn_warning_seconds",
                           f"got {t.turn_warning_seconds}, expected less than tables.turn_timeout_seconds "
                           f"({t.turn_timeout_seconds})")
+    if t.idle_warning_seconds >= t.idle_seconds:
+        raise ConfigError("tables.idle_warning_seconds",
+                          f"got {t.idle_warning_seconds}, expected less than tables.idle_seconds ({t.idle_seconds})")
     d = config.discord
     if d.shard_ids and (d.shard_count == 0 or any(not 0 <= s < d.shard_count for s in d.shard_ids)):
         raise ConfigError("discord.shard_ids",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import io
 from typing import TYPE_CHECKING
 
@@ -11,8 +10,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import REGISTRY, game_module
+from bot.engine.options import describe_options
 from bot.tables import TableError
 from bot.tables.components import COMPONENTS
+from bot.tables.service import fit_text
 from cogs._rules import SUMMARIES
 
 if TYPE_CHECKING:
@@ -126,11 +127,11 @@ def rules_text(kind: str) -> str:
     module = game_module(kind)
     engine = module.ENGINE
     summary = SUMMARIES.get(kind) or (module.__doc__ or "").strip().split("\n\n")[0]
-    options = ", ".join(f"`{f.name}` = {getattr(engine.Options(), f.name)!r}"
-                        for f in dataclasses.fields(engine.Options))
+    options = "\n".join(f"• `{s.name}` — {s.help}; {s.allowed} (default {s.default!r})"
+                        for s in describe_options(engine.Options))
     text = (f"**{engine.title or kind}** ({engine.min_players}–{engine.max_players} players)\n{summary}\n\n"
-            f"**Table options** (defaults): {options or 'none'}")
-    return text[:2000]
+            f"**Table options**:\n{options or 'none'}")
+    return fit_text(text)
 
 
 async def setup(bot: ParlorBot) -> None:

@@ -232,6 +232,7 @@ class TableService:
         await self.bot.storage.update_game(game_id, message_id=message.id)
         log.info("table %s opened: %s in guild %s by user %s", game_id, kind, interaction.guild_id,
                  interaction.user.id)
+        self._track(table, self._expire_lobby(table), "expiry")
         return table
 
     def lobby_text(self, table: Table) -> str:
@@ -782,6 +783,7 @@ class TableService:
             table.engine = type(engine).replay(undo)
             return Outcome(False, "That move could not be saved, so it did not happen. Please try again.")
         self._deliver(table, events)
+        table.last_move_ms[player] = _now_ms()
         ui = self.uis[table.kind]
         for event in events:
             if event.audience is None and event.type in ui.notice_events and (line := ui.notice(table, event)):
@@ -829,7 +831,51 @@ class TableService:
             table.tasks.append(loop.create_task(self._bot_loop(table, player), name=f"table-{table.id}-{player}"))
         if self._engine_cls(table.kind).play_mode == TURNS:
             table.tasks.append(loop.create_task(self._timer_loop(table), name=f"table-{table.id}-timer"))
+        else:
+            table.tasks.append(loop.create_task(self._idle_loop(table), name=f"table-{table.id}-idle"))
         table.dirty.set()
+
+    async def _idle_loop(self, table: Table) -> None:
+        """Real-time games: warn an idle person, then seat a bot; make the not-ready ready between hands.
+
+        Durations come from ``[tables]`` (``idle_seconds``, ``idle_warning_seconds``,
+        ``ready_timeout_seconds``, seconds) times :attr:`timer_scale` (``docs/tables.md``).
+        """
+        cfg = self._cfg
+        scale = self.timer_scale
+        warned: set[str] = set()
+        between_since: float | None = None
+        while table.status == "running" and table.engine is not None:
+            await asyncio.sleep(max(0.02, min(1.0, cfg.idle_warning_seconds * scale / 3 or 1.0)))
+            engine, now = table.engine, _now_ms()
+            humans = [s for s in table.seats if not s.is_bot]
+            waiting_ready = [s for s in humans if engine.timeout_action(s.player_id) == {"type": "ready"}]
+            if waiting_ready:
+                for seat in humans:  # between hands nobody idles; the next hand starts everyone afresh
+                    table.last_move_ms[seat.player_id] = now
+                between_since = between_since or now
+                if now - between_since >= cfg.ready_timeout_seconds * 1000 * scale:
+                    for seat in waiting_ready:
+                        await self.submit(table, seat.player_id, {"type": "ready"}, _wall_ms())
+                    between_since = None
+                continue
+            between_since = None
+            for seat in humans:
+                if not [a for a in engine.legal_actions(seat.player_id) if a["type"] not in engine.table_actions]:
+                    table.last_move_ms[seat.player_id] = now  # nothing to do is not idling
+                    continue
+                idle = now - table.last_move_ms.setdefault(seat.player_id, now)
+                if idle >= cfg.idle_seconds * 1000 * scale:
+                    warned.discard(seat.player_id)
+                    async with table.lock:
+                        if table.status == "running" and not seat.is_bot:
+                            await self._replace_with_bot(table, seat, "idle")
+                elif (idle >= (cfg.idle_seconds - cfg.idle_warning_seconds) * 1000 * scale
+                      and seat.player_id not in warned and cfg.idle_warning_seconds > 0):
+                    warned.add(seat.player_id)
+                    self._track(table, self._say(table, f"<@{seat.user_id}> ⏰ no move for a while: a bot takes "
+                                                        f"your seat in {cfg.idle_warning_seconds} s.", ping=True),
+                                "idle-warning")
 
     async def _timer_loop(self, table: Table) -> None:
         """Turn timers: warn, then take the game's timeout action, then after N timeouts seat a bot.
@@ -892,7 +938,36 @@ class TableService:
         table.notice = f"🤖 A bot took over {who}'s seat ({why}).{host_note}"
         table.dirty.set()
         self._track(table, self._say(table, table.notice), "notice")
+        if table.status == "running" and not any(not s.is_bot for s in table.seats):
+            self._background(self._abandon(table))
         return True
+
+    async def _abandon(self, table: Table) -> None:
+        """A running table with no person left ends itself (``docs/tables.md``)."""
+        async with table.lock:
+            if table.status != "running" or any(not s.is_bot for s in table.seats):
+                return
+            await self._cancel(table, "The table ended: no players were left.")
+            text = self.public_text(table)
+        log.info("table %s ended: no players left", table.id)
+        if table.message_id is not None:
+            await self._mark_ended(table, fit_text(f"⛔ This table ended itself: no players were left.\n{text}"))
+
+    async def _expire_lobby(self, table: Table) -> None:
+        """Close a lobby that never started after ``lobby_expiry_minutes`` (``docs/tables.md``)."""
+        await asyncio.sleep(self._cfg.lobby_expiry_minutes * 60 * self.timer_scale)
+        current = asyncio.current_task()
+        if current in table.tasks:  # cancelling the table's tasks below must not cancel this one
+            table.tasks.remove(current)
+        async with table.lock:
+            if table.status != "lobby" or self.tables.get(table.id) is not table:
+                return
+            await self._cancel(table, "The lobby expired.")
+        log.info("table %s: lobby expired", table.id)
+        if table.message_id is not None:
+            await self._mark_ended(table, fit_text(f"⌛ This lobby expired: nobody started it within "
+                                                   f"{self._cfg.lobby_expiry_minutes} minutes.\n"
+                                                   f"{self.lobby_text(table)}"))
 
     def _track(self, table: Table, coro: Any, what: str) -> None:
         """Run *coro* as one of the table's tasks (cancelled with the table)."""
@@ -1051,9 +1126,12 @@ class TableService:
                     await self._cancel(table)
                     continue
                 table.notice = "♻️ Restored after a restart — every accepted move is in place."
+                table.last_move_ms = {s.player_id: _now_ms() for s in table.seats}
                 if table.engine is not None and table.engine.is_over:  # it ended just before the stop
                     await self._finish(table)
                 self._start_tasks(table)
+            else:
+                self._track(table, self._expire_lobby(table), "expiry")
             restored += 1
         return restored
 

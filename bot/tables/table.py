@@ -102,6 +102,8 @@ class Table:
     rematched: bool = False
     last_event_ms: dict[str, float] = field(default_factory=dict)
     timers: TimerBook = field(default_factory=TimerBook)
+    last_move_ms: dict[str, float] = field(default_factory=dict)
+    """Player id to when (monotonic ms) that player last moved, or was last given a fresh start."""
 
     def seat_of_user(self, user_id: int) -> Seat | None:
         """The seat of Discord user *user_id*, or ``None``."""

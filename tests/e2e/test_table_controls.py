@@ -11,7 +11,8 @@ from tests.e2e.test_tables import open_table
 
 
 async def test_turn_timer_warns_then_moves_then_seats_a_bot(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
-    """A silent player is warned, the timeout action is taken for them, and after two timeouts a bot plays."""
+    """A silent player is warned, the timeout action is taken for them, and after two timeouts a bot plays;
+    when no person is left at all, the table ends itself."""
     tables = TablesConfig(redraw_interval_ms=200, turn_timeout_seconds=5, turn_warning_seconds=2,
                           timeouts_before_bot=2)
     async with parlor(fake, tmp_path / "p.db", tables=tables, timer_scale=0.1) as bot:
@@ -19,13 +20,15 @@ async def test_turn_timer_warns_then_moves_then_seats_a_bot(fake: FakeDiscord, w
         await fake.click(world.bob, lobby, "Join")
         await fake.click(world.alice, lobby, "Start")
         table = bot.tables.tables[1]
-        await fake.wait_for(lambda: table.engine.is_over, timeout=20, what="the timers to finish the game")
+        await fake.wait_for(lambda: table.status == "cancelled", timeout=20, what="the table to end itself")
         texts = [m.content for m in fake.messages(thread)]
         assert any("⏰" in t and f"<@{world.alice.id}>" in t or f"<@{world.bob.id}>" in t for t in texts)
         assert any("A bot took over" in t for t in texts)
         assert all(s.is_bot for s in table.seats), "both silent players were replaced after two timeouts"
         actions = await bot.storage.actions(1)
-        assert len(actions) == 6 and all(a.discord_ts_ms is not None for a in actions)
+        assert len(actions) >= 4 and all(a.discord_ts_ms is not None for a in actions)
+        assert (await bot.storage.game(1)).status == "cancelled"
+        await fake.wait_for(lambda: "no players were left" in fake.message(lobby.id).content, timeout=5)
 
 
 async def test_a_stale_timer_never_fires_on_a_new_turn(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
