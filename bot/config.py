@@ -170,6 +170,9 @@ class TablesConfig:
     repost_after_minutes:
         Minutes after which the public table message is posted anew (Discord caps edits of
         messages older than an hour).
+    board_refresh_ms:
+        Milliseconds between refreshes of the open private boards of one table (each person's
+        ephemeral board is edited through their latest interaction token as the table changes).
     idle_seconds, idle_warning_seconds:
         Real-time games: a seated person without a move for ``idle_seconds`` is warned
         ``idle_warning_seconds`` before, then a bot takes the seat.
@@ -190,6 +193,7 @@ class TablesConfig:
     timeouts_before_bot: int = 2
     redraw_interval_ms: int = 1200
     repost_after_minutes: int = 50
+    board_refresh_ms: int = 1000
     idle_seconds: int = 180
     idle_warning_seconds: int = 30
     ready_timeout_seconds: int = 60
@@ -207,6 +211,7 @@ _RANGES: dict[str, tuple[int, int]] = {
     "tables.redraw_interval_ms": (200, 60_000),
     "tables.repost_after_minutes": (1, 59),
     "health.heartbeat_seconds": (5, 3600),
+    "tables.board_refresh_ms": (250, 60_000),
     "tables.idle_seconds": (10, 86_400),
     "tables.idle_warning_seconds": (0, 3600),
     "tables.ready_timeout_seconds": (5, 3600),

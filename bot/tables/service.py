@@ -22,7 +22,7 @@ import discord
 from bot.engine import REGISTRY, TURNS, Event, IllegalAction, game_module
 from bot.tables.components import board_view, finished_view, lobby_view, table_view
 from bot.tables.race import Claim, Outcome, RaceArbiter
-from bot.tables.table import Seat, Table, TableError
+from bot.tables.table import OpenBoard, Seat, Table, TableError
 from bot.tables.ui import Click, GameUI
 
 if TYPE_CHECKING:
@@ -96,6 +96,12 @@ def fit_text(text: str, limit: int = CONTENT_MAX) -> str:
     return cut + "…"
 
 
+BOARD_TOKEN_S = 15 * 60
+"""Seconds an interaction token lives (Discord's rule): an ephemeral board can be edited that long."""
+
+BOARD_NOTE_S = 8
+"""Seconds a click's note (a refusal, a race result) stays on a board that is refreshed meanwhile."""
+
 FINISHED_TTL_S = 1800
 """Seconds a finished table stays in memory (for Rematch) after its final redraw."""
 
@@ -109,6 +115,8 @@ class _Reply:
     view: discord.ui.View | None = None
     ephemeral: bool = True
     table_message_of: Table | None = None  # the sent message becomes this table's public message
+    board_of: str | None = None  # the sent message is this player's private board (kept live)
+    version: int = 0  # the table version a board shows
 
 
 class TableService:
@@ -125,6 +133,11 @@ class TableService:
         Multiplies bots' reaction times (tests use a small value to play fast).
     timer_scale:
         Multiplies turn-timer durations (tests use a small value).
+    live_boards:
+        Whether open private boards are refreshed as the table changes (``docs/tables.md``,
+        "Live boards"); the stale-click benchmark turns it off to measure the difference.
+    board_token_s:
+        How long an interaction token lives, in seconds (Discord: 15 minutes; tests shorten it).
     """
 
     def __init__(self, bot: ParlorBot) -> None:
@@ -134,6 +147,8 @@ class TableService:
         self.engines: dict[str, tuple[Any, dict[str, Any]]] = {}
         self.bot_delay_scale = 1.0
         self.timer_scale = 1.0
+        self.live_boards = True
+        self.board_token_s: float = BOARD_TOKEN_S
         self.shards: tuple[int, set[int] | None] = (0, None)
         self.finish_hooks: list[Callable[[int], Awaitable[Any]]] = []
         """Called with a game's id once its result is stored (ratings register here)."""
@@ -288,6 +303,7 @@ class TableService:
         except TableError as exc:
             reply = _Reply("refuse", str(exc))
         await self._send_reply(interaction, reply)
+        self._remember_board(table, reply, interaction)
         if reply.table_message_of is not None:
             await self._adopt_message(interaction, reply.table_message_of)
 
@@ -608,6 +624,7 @@ class TableService:
         async with table.lock:
             reply = self._board_reply(interaction, table)
         await self._send_reply(interaction, reply)
+        self._remember_board(table, reply, interaction)
 
     def _board_reply(self, interaction: discord.Interaction, table: Table) -> _Reply:
         seat = table.seat_of_user(interaction.user.id)
@@ -616,10 +633,80 @@ class TableService:
         if seat is None or seat.is_bot:
             raise TableError("You are not playing at this table; you can watch the table message.")
         text, view = self.board(table, seat.player_id)
-        return _Reply("send", text, view, ephemeral=True)
+        return _Reply("send", text, view, ephemeral=True, board_of=seat.player_id, version=table.version)
+
+    def _remember_board(self, table: Table, reply: _Reply, interaction: discord.Interaction,
+                        selection: str | None = None, note: str = "") -> None:
+        """Keep *interaction* as the token that edits *reply*'s board, so it is refreshed as the table changes."""
+        if reply.board_of is None or not self.live_boards or table.status != "running":
+            return
+        now = _now_ms()
+        table.boards[reply.board_of] = OpenBoard(interaction, now, reply.version, selection, note, now)
+
+    async def _board_loop(self, table: Table) -> None:
+        """Refresh every open private board of *table* as it changes (``docs/tables.md``, "Live boards").
+
+        Coalesced: one pass per ``board_refresh_ms`` at most, latest state wins; a board is edited
+        only when the table moved on since it was drawn. Each board is edited through its owner's
+        latest interaction token; near the token's end (15 minutes) the board says so, and after
+        it the board is forgotten (any click on it, or **Open my board**, gives a fresh one).
+        Interaction webhooks are outside Discord's global rate limit.
+        """
+        interval = self._cfg.board_refresh_ms / 1000
+        last = 0.0
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(table.boards_dirty.wait(), timeout=max(0.05, self.board_token_s / 30))
+            wait = last + interval - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            table.boards_dirty.clear()
+            last = time.monotonic()
+            if self._closing:
+                return
+            await asyncio.gather(*(self._refresh_board(table, player, board)
+                                   for player, board in list(table.boards.items())))
+            if table.status != "running":
+                table.boards.clear()
+                return
+
+    async def _refresh_board(self, table: Table, player: str, board: OpenBoard) -> None:
+        """Edit one open board to the table's current state (or tell its owner it stops updating)."""
+        age_s = (_now_ms() - board.opened_ms) / 1000
+        expiring, last = age_s >= self.board_token_s * 0.8, age_s >= self.board_token_s * 0.93
+        if board.version == table.version and not last and (board.warned or not expiring):
+            return
+        seat = table.seat_of_player(player)
+        if seat is None or seat.is_bot or table.engine is None:
+            table.boards.pop(player, None)
+            return
+        note = board.note if _now_ms() - board.note_ms < BOARD_NOTE_S * 1000 else ""
+        if last:
+            note = ("⌛ This board no longer updates by itself: press **Open my board** (or `/table board`) "
+                    "for one that does.")
+        elif expiring:
+            note = "\n".join(x for x in [note, "⌛ This board stops updating in a few minutes: press **Open my "
+                                             "board** for a fresh one."] if x)
+        version = table.version
+        text, view = self.board(table, player, note, board.selection)
+        try:
+            await board.interaction.edit_original_response(content=text, view=view)
+        except discord.HTTPException as exc:  # dismissed (10008) or the token ran out (50027): forget it
+            log.info("table %s: the board of %s can no longer be edited (%s)", table.id, player, exc.code)
+            if table.boards.get(player) is board:
+                table.boards.pop(player, None)
+            return
+        board.version, board.warned = version, expiring
+        if last and table.boards.get(player) is board:
+            table.boards.pop(player, None)
+        if board.version != table.version:
+            table.boards_dirty.set()
 
     async def on_move(self, interaction: discord.Interaction, table_id: int, version: int, token: str) -> None:
-        """|coro| A button on a private board: the one path every human move takes."""
+        """|coro| A button on a private board: the one path every human move takes.
+
+        The answer is the player's redrawn board, which then stays live (:meth:`_board_loop`).
+        """
         table = self.tables.get(table_id)
         if table is None or table.engine is None:
             await self._refuse(interaction, "This table is not running any more.")
@@ -631,32 +718,36 @@ class TableService:
         player = seat.player_id
         click: Click | None = None
         outcome: Outcome | None = None
+        note, selection = "", None
         # The version check and the token's meaning are read under the table lock, so a move
         # applied meanwhile cannot change what an index-based token stands for.
         async with table.lock:
             ui = self.uis[table.kind]
             if version != table.version and not ui.token_is_stable(token):
-                reply = self.board(table, player, "The table moved on — here is your fresh board.")
+                note = "The table moved on — here is your fresh board."
             else:
                 try:
                     click = ui.on_board_click(table, player, token)
                 except TableError as exc:
-                    reply = self.board(table, player, str(exc))
+                    note = str(exc)
                 except (ValueError, KeyError, IndexError):  # a garbled token: answer, never raise
                     log.warning("table %s: unreadable board token %r", table.id, token)
-                    reply = self.board(table, player, "That button is no longer valid — here is your fresh board.")
+                    note = "That button is no longer valid — here is your fresh board."
                 else:
                     if click.action is None:
-                        reply = self.board(table, player, click.note, click.selection)
+                        note, selection = click.note, click.selection
                     elif table.engine.contested_resource(player, click.action) is None:
                         table.timeouts.pop(player, None)
                         outcome = await self._apply(table, player, click.action, _discord_ms(interaction))
-                        reply = self.board(table, player, self._outcome_note(table, outcome, click.note))
+                        note = self._outcome_note(table, outcome, click.note)
+            if outcome is not None or click is None or click.action is None:
+                text, view = self.board(table, player, note, selection)
         if click is not None and click.action is not None and outcome is None:  # contested: the race window
             table.timeouts.pop(player, None)
             outcome = await self.submit(table, player, click.action, _discord_ms(interaction), interaction=interaction)
-            reply = self.board(table, player, self._outcome_note(table, outcome, click.note))
-        text, view = reply
+            note = self._outcome_note(table, outcome, click.note)
+            text, view = self.board(table, player, note, selection)
+        shown = table.version
         try:
             if interaction.response.is_done():
                 await interaction.edit_original_response(content=text, view=view)
@@ -672,6 +763,8 @@ class TableService:
 
             await answer_error(interaction, "✅ Your move was played. Discord was slow to show it: press "
                                             "**Open my board** (or `/table board`) for a fresh board.")
+            return
+        self._remember_board(table, _Reply("edit", board_of=player, version=shown), interaction, selection, note)
 
     def _outcome_note(self, table: Table, outcome: Outcome, note: str = "") -> str:
         if outcome.accepted:
@@ -827,6 +920,7 @@ class TableService:
     def _start_tasks(self, table: Table) -> None:
         loop = asyncio.get_running_loop()
         table.tasks.append(loop.create_task(self._redraw_loop(table), name=f"table-{table.id}-redraw"))
+        table.tasks.append(loop.create_task(self._board_loop(table), name=f"table-{table.id}-boards"))
         for player in table.bots:
             table.tasks.append(loop.create_task(self._bot_loop(table, player), name=f"table-{table.id}-{player}"))
         if self._engine_cls(table.kind).play_mode == TURNS:

@@ -12,7 +12,7 @@ from bot.engine.bots import Bot
 from bot.tables.race import RaceArbiter
 from bot.tables.timers import TimerBook
 
-__all__ = ["Seat", "Table", "TableError"]
+__all__ = ["Seat", "Table", "TableError", "OpenBoard"]
 
 
 class TableError(ValueError):
@@ -44,6 +44,39 @@ class Seat:
     def is_bot(self) -> bool:
         """Whether a bot plays this seat."""
         return self.bot_name is not None
+
+
+@dataclass
+class OpenBoard:
+    """A person's open private board: the latest interaction whose token can edit it.
+
+    An ephemeral message can only be edited through the token of the interaction that made or
+    last answered it, and that token lives 15 minutes (``docs/tables.md``, "Live boards").
+
+    Attributes
+    ----------
+    interaction:
+        The :class:`discord.Interaction` whose original response is the board.
+    opened_ms:
+        When its token was received (monotonic milliseconds).
+    version:
+        The table version the board shows.
+    selection:
+        The board's selection token (a card picked, a step of a choice), kept across refreshes.
+    note, note_ms:
+        The line the last click added (a refusal, a race result) and when (monotonic ms); a
+        refresh keeps it for a few seconds.
+    warned:
+        Whether the board already says that it stops updating soon.
+    """
+
+    interaction: Any
+    opened_ms: float
+    version: int
+    selection: str | None = None
+    note: str = ""
+    note_ms: float = 0.0
+    warned: bool = False
 
 
 @dataclass(eq=False)
@@ -104,6 +137,9 @@ class Table:
     timers: TimerBook = field(default_factory=TimerBook)
     last_move_ms: dict[str, float] = field(default_factory=dict)
     """Player id to when (monotonic ms) that player last moved, or was last given a fresh start."""
+    boards: dict[str, OpenBoard] = field(default_factory=dict)
+    """Player id to that person's open private board, refreshed as the table changes."""
+    boards_dirty: asyncio.Event = field(default_factory=asyncio.Event)
 
     def seat_of_user(self, user_id: int) -> Seat | None:
         """The seat of Discord user *user_id*, or ``None``."""
@@ -122,5 +158,6 @@ class Table:
         """Record a change: new version, redraw wanted, waiters woken."""
         self.version += 1
         self.dirty.set()
+        self.boards_dirty.set()
         self.changed.set()
         self.changed = asyncio.Event()

@@ -1,0 +1,114 @@
+"""End to end: open private boards follow the table (docs/tables.md, "Live boards")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.config import TablesConfig
+from sandbox import FakeDiscord
+from tests.e2e.conftest import World, parlor
+from tests.e2e.test_dutch_blitz import DB_COGS, open_blitz
+
+LIVE = TablesConfig(redraw_interval_ms=200, board_refresh_ms=250)
+
+
+def piles_line(text: str) -> str:
+    return next(line for line in text.splitlines() if line.startswith("Dutch piles:"))
+
+
+async def start_with_a_bot(fake: FakeDiscord, world: World, bot) -> tuple:
+    thread, lobby = await open_blitz(fake, world)
+    await fake.click(world.alice, lobby, "Add bot")
+    await fake.click(world.alice, lobby, "Start")
+    return thread, lobby, bot.tables.tables[1]
+
+
+async def test_an_open_board_follows_the_table_without_a_click(fake: FakeDiscord, world: World,
+                                                              tmp_path: Path) -> None:
+    """Alice opens her board and never clicks: as the bot plays, her board shows the Dutch piles as they are."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=LIVE) as bot:
+        bot.tables.bot_delay_scale = 0.05
+        thread, lobby, table = await start_with_a_bot(fake, world, bot)
+        board = (await fake.click(world.alice, lobby, "Open my board")).message
+        first = board.content
+        ui, alice = bot.tables.uis["dutch-blitz"], table.seats[0].player_id
+
+        def shows_the_piles_as_they_are() -> bool:
+            now = piles_line(ui.board(table, alice).text)
+            return bool(table.engine.view(None)["dutch_piles"]) and piles_line(fake.message(board.id).content) == now
+
+        await fake.wait_for(shows_the_piles_as_they_are, timeout=10, what="Alice's board to show the bot's plays")
+        assert fake.message(board.id).content != first
+        assert fake.edits(via="interaction", message=board.id), "through Alice's interaction token"
+        assert fake.message(board.id).visible_to == world.alice.id, "still Alice's ephemeral message"
+
+
+async def test_a_refreshed_board_keeps_the_last_clicks_note(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """A click's answer (here: a card that fits nowhere) survives the refreshes of the next seconds."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=LIVE) as bot:
+        bot.tables.bot_delay_scale = 0.05
+        thread, lobby, table = await start_with_a_bot(fake, world, bot)
+        board = (await fake.click(world.alice, lobby, "Open my board")).message
+        flip = next(b for b in board.buttons if b.label.startswith("Flip"))
+        await fake.click(world.alice, board, flip.custom_id)
+        edits = len(fake.edits(via="interaction", message=board.id))
+        await fake.wait_for(lambda: len(fake.edits(via="interaction", message=board.id)) > edits + 1, timeout=10,
+                            what="two refreshes after the click")
+        seat = table.seats[0]
+        assert table.boards[seat.player_id].interaction is not None
+        assert "Your Blitz pile" in fake.message(board.id).content
+
+
+async def test_a_board_near_its_tokens_end_says_so_then_stops(fake: FakeDiscord, world: World,
+                                                             tmp_path: Path) -> None:
+    """Tokens live 15 minutes (2 s here): the board says it stops updating, then that it no longer does."""
+    fake.token_lifetime_s = 3.0  # Discord's clock runs from its own send; the service keeps a margin
+    async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=LIVE) as bot:
+        bot.tables.board_token_s = 2.0
+        bot.tables.bot_delay_scale = 0.05
+        thread, lobby, table = await start_with_a_bot(fake, world, bot)
+        board = (await fake.click(world.alice, lobby, "Open my board")).message
+        await fake.wait_for(lambda: "stops updating" in fake.message(board.id).content, timeout=3,
+                            what="the warning")
+        await fake.wait_for(lambda: "no longer updates" in fake.message(board.id).content, timeout=3,
+                            what="the last word")
+        assert table.seats[0].player_id not in table.boards, "the board is forgotten before its token dies"
+        assert fake.message(board.id).buttons, "its buttons still work: a click gives a fresh board"
+        result = await fake.click(world.alice, board, fake.message(board.id).buttons[-1].custom_id)
+        assert not result.failed
+        assert table.seats[0].player_id in table.boards, "the click's fresh token keeps it live again"
+
+
+async def test_a_dismissed_board_is_forgotten(fake: FakeDiscord, world: World, tmp_path: Path,
+                                              expected_errors: list[str]) -> None:
+    """A board its owner dismissed (Discord answers 10008 Unknown Message) is dropped, and play goes on."""
+    expected_errors.append(r"10008|Unknown Message")
+    async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=LIVE) as bot:
+        bot.tables.bot_delay_scale = 0.05
+        thread, lobby, table = await start_with_a_bot(fake, world, bot)
+        board = (await fake.click(world.alice, lobby, "Open my board")).message
+        fake.delete_message(board)
+        await fake.wait_for(lambda: table.seats[0].player_id not in table.boards, timeout=10,
+                            what="the dismissed board to be dropped")
+        again = (await fake.click(world.alice, lobby, "Open my board")).message
+        assert "Your Blitz pile" in again.content
+        assert table.seats[0].player_id in table.boards
+
+
+async def test_no_board_is_kept_for_a_spectator_or_after_the_seat_goes_to_a_bot(fake: FakeDiscord, world: World,
+                                                                                tmp_path: Path) -> None:
+    """Only seated people have live boards; leaving hands the seat to a bot and its board stops updating."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=LIVE) as bot:
+        bot.tables.bot_delay_scale = 0.05
+        thread, lobby = await open_blitz(fake, world)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        refused = await fake.click(world.carol, lobby, "Open my board")
+        assert "not playing" in refused.content
+        await fake.click(world.bob, lobby, "Open my board")
+        bob = table.seat_of_user(world.bob.id).player_id
+        assert bob in table.boards
+        await fake.click(world.bob, lobby, "Leave game")
+        await fake.wait_for(lambda: bob not in table.boards, timeout=10, what="Bob's board to be dropped")
+        assert len(table.boards) <= 1
