@@ -43,9 +43,9 @@ class TablesCog(commands.Cog):
         """List the games Parlor can host."""
         lines = []
         for kind, engine in sorted(REGISTRY.items()):
-            playable = "" if kind in self.bot.tables.uis else " (engine only; its Discord table is coming)"
-            lines.append(f"**{engine.title or kind}** — {engine.min_players}–{engine.max_players} players · "
-                         f"`/{kind} new`{playable}")
+            how = (f"`/{kind} new`" if kind in self.bot.tables.uis
+                   else f"its Discord table is coming; try it offline with `parlor simulate {kind}`")
+            lines.append(f"**{engine.title or kind}** — {engine.min_players}–{engine.max_players} players · {how}")
         await interaction.response.send_message("\n".join(lines) or "No games are installed.", ephemeral=True)
 
     @app_commands.command(name="rules")
@@ -58,12 +58,16 @@ class TablesCog(commands.Cog):
     @app_commands.command(name="help")
     async def help(self, interaction: discord.Interaction) -> None:
         """How to play with Parlor."""
+        labels = sorted({ui.board_label for ui in self.bot.tables.uis.values()}) or ["Open my board"]
+        opener = " (or ".join(f"**{label}**" for label in labels) + ")" * (len(labels) - 1)
+        commands_ = ", ".join(f"`/{kind} new`" for kind in sorted(self.bot.tables.uis)) or "none yet"
         await interaction.response.send_message(
             "**Parlor** hosts card games in threads.\n"
-            "• `/games` lists the games; `/<game> new` opens a table in a new thread.\n"
+            f"• `/games` lists the games; these open a table in a new thread: {commands_}.\n"
             "• Press **Join** to take a seat, **Add bot** (host) to fill one, **Start** (host) to deal.\n"
-            "• Press **Open my board** (or **Open my hand**) on the table for your private board: only you "
-            "see it. `/table board` in the table's thread does the same.\n"
+            f"• Press {opener} on the table for your private board: only you "
+            "see it, and it follows the table. `/table board` in the table's thread does the same.\n"
+            "• **How to play** on every table explains its game.\n"
             "• Hosts and moderators: `/table end`, `/table kick`, `/table host` in the table's thread.\n"
             "• `/stats`, `/leaderboard`, `/history`; `/table log` tells a finished table move by move.",
             ephemeral=True,
