@@ -22,7 +22,7 @@ import json
 import os
 import sys
 import typing
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.engine.options import describe_options
@@ -227,12 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0 if asked else 2
         if args.kind not in REGISTRY:
             parser.error(f"simulate: unknown game {args.kind!r}; expected one of: {', '.join(sorted(REGISTRY))}")
-        try:
-            return run_simulation(args.kind, rest)
-        except BrokenPipeError:  # `parlor simulate … | head`: the reader has all it wants
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())  # nothing more to flush at exit
-            return 0
+        return _into_a_closed_pipe_quietly(lambda: run_simulation(args.kind, rest))
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
@@ -250,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "health":
             return _health(config)
         elif args.command == "replay":
-            return asyncio.run(_replay(config, args.game, args.player))
+            return _into_a_closed_pipe_quietly(lambda: asyncio.run(_replay(config, args.game, args.player)))
         elif args.command == "ratings":
             rated = asyncio.run(_rebuild_ratings(config))
             print(f"ratings rebuilt from {rated} rated game(s)")
@@ -263,6 +258,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     return 0
+
+
+def _into_a_closed_pipe_quietly(command: Callable[[], int]) -> int:
+    """Run a command that prints to stdout, ending quietly if the reader of stdout has gone.
+
+    ``parlor simulate … | head`` and ``parlor replay N | head``: the reader has all it wants, so the
+    ``BrokenPipeError`` is no error; stdout is pointed at the null device so that nothing is left to
+    flush (and fail, with a traceback) at exit.
+
+    Parameters
+    ----------
+    command:
+        The command's body; returns its exit status.
+
+    Returns
+    -------
+    int
+        The command's exit status, or 0 when the reader closed stdout before it was done.
+    """
+    try:
+        status = command()
+        sys.stdout.flush()  # the last buffered lines fail here, not at exit
+        return status
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 THIRD_PARTY_LOGGERS = ("discord", "aiosqlite", "asyncio", "aiohttp", "websockets")

@@ -7,6 +7,7 @@ games ended, and gets the same numbers.
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -89,11 +90,18 @@ class RatingService:
         The open database.
     bot_orders:
         Game kind to its bots' names, strongest first (for a rated bot's fixed strength).
+
+    Notes
+    -----
+    :meth:`record_game` and :meth:`rebuild` read the stored ratings and write them back; one lock
+    serializes them, so two tables finishing at once (with a player in common) lose no update, and
+    games are rated in the order they were recorded.
     """
 
     def __init__(self, storage: Storage, bot_orders: Mapping[str, Sequence[str]] | None = None) -> None:
         self.storage = storage
         self.bot_orders = dict(bot_orders or {})
+        self._writing = asyncio.Lock()
 
     async def _rate_bots(self, guild_id: int) -> bool:
         return bool((await self.storage.guild_settings(guild_id)).get("rate_bots", False))
@@ -101,8 +109,13 @@ class RatingService:
     async def record_game(self, game_id: int) -> bool:
         """|coro| Update the ratings with finished game *game_id*; returns whether it was rated.
 
-        Called when a table's game ends (after its result is stored).
+        Called when a table's game ends (after its result is stored). Serialized with the other
+        rating writes (see the class notes).
         """
+        async with self._writing:
+            return await self._record_game(game_id)
+
+    async def _record_game(self, game_id: int) -> bool:
         games = await self.storage.finished_games(game_id=game_id)
         guild = games[0].guild_id if games else None
         if guild is None:
@@ -122,6 +135,10 @@ class RatingService:
 
         Returns how many games were rated. The numbers equal those recorded game by game.
         """
+        async with self._writing:
+            return await self._rebuild()
+
+    async def _rebuild(self) -> int:
         books: dict[tuple[int, str], RatingBook] = {}
         last: dict[tuple[int, str, str], int] = {}
         settings: dict[int, bool] = {}

@@ -53,3 +53,21 @@ async def test_heartbeat_file_makes_parlor_health_pass_and_a_stale_one_fails(fak
     old = time.time() - 60
     os.utime(beat, (old, old))
     assert cli._health(config) == 1
+
+
+async def test_no_voice_library_warning_is_logged(fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parlor uses no voice: without PyNaCl (or davey) installed, discord.py's "voice will NOT be supported"
+    warnings are not logged when the bot is made."""
+    import discord
+
+    # discord.py warns once per process, at the first client made: pretend none was made yet and neither
+    # library is installed.
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    caplog.set_level(logging.WARNING)
+    config = parlor_config(fake, tmp_path / "p.db")
+    async with Storage.open(config.database.path) as storage:
+        ParlorBot(config, storage, load_cogs=COGS, check_commands=False)
+    voice = [r.getMessage() for r in caplog.records if "voice" in r.getMessage().lower()]
+    assert voice == []

@@ -7,8 +7,11 @@ one strength: its few choices do not change the odds measurably, so there is no 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from bot.engine import REGISTRY
 from bot.engine.bots import RandomBot
 from bot.engine.simulate import head_to_head
 from bot.games import blitz, dutch, dutch_blitz
@@ -40,3 +43,15 @@ def test_stronger_bot_beats_the_one_below_it(engine, stronger, weaker, options, 
     match = head_to_head(engine, stronger, weaker, games=games, seed=11, options=options)
     assert match.stopped == 0
     assert match.a_rate >= BAR, match
+
+
+GUARD_CLAIM = "`tests/engine/test_bot_strengths.py` guards the order"
+RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
+
+
+@pytest.mark.parametrize("kind", sorted(REGISTRY))
+def test_rules_page_claims_the_guard_only_for_a_guarded_game(kind: str) -> None:
+    """A rules page says this test guards its bots' order exactly when a case here plays that game."""
+    page = " ".join((RULES / f"{kind}.md").read_text(encoding="utf-8").split())
+    guarded = any(case.values[0] is REGISTRY[kind] for case in CASES)
+    assert (GUARD_CLAIM in page) == guarded, f"docs/rules/{kind}.md: guarded here = {guarded}"

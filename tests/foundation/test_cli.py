@@ -78,6 +78,10 @@ def sample_registered(monkeypatch: pytest.MonkeyPatch) -> str:
 
     module = types.SimpleNamespace(ENGINE=sample_game.HighCard, BOTS=sample_game.BOTS,
                                    figures=lambda e, events: {"tricks": e.tricks_done})
+    # Fill both lazy registries before patching: REGISTRY is built from _MODULES on first use, so
+    # building it after the patch would take the sample game in for good (a later cog test then
+    # sees a game with no package).
+    assert "high-card" not in engine.REGISTRY
     monkeypatch.setitem(engine._MODULES, "high-card", module)
     monkeypatch.setitem(engine.REGISTRY, "high-card", sample_game.HighCard)
     return "high-card"
@@ -181,6 +185,39 @@ def test_simulate_into_a_closed_pipe_ends_quietly() -> None:
     proc = subprocess.run(f"{sys.executable} -m bot.cli simulate blitzkrieg --games 200 | head -1", shell=True,
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
     assert proc.stdout.startswith("game") and "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
+
+
+def test_replay_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    """`parlor replay N | head -1` ends without a BrokenPipeError traceback (its telling is longer than a pipe
+    buffer, so the reader is gone before it is written)."""
+    import asyncio
+
+    from bot.engine import REGISTRY, game_module
+    from bot.engine.simulate import bot_classes_for, play_game
+    from bot.storage import Storage
+
+    kind = "dutch"
+    record = play_game(REGISTRY[kind], ["p0", "p1"], seed=5, bot_classes=bot_classes_for(game_module(kind), None, 2))
+    db = tmp_path / "p.db"
+
+    async def store() -> int:
+        async with Storage.open(db) as storage:
+            game = await storage.create_game(kind, seed=5, guild_id=1)
+            await storage.set_seats(game, [("p0", 1, None), ("p1", 2, None)])
+            for seq, (player, action) in enumerate(record.engine.log()["actions"], start=1):
+                await storage.append_action(game, seq, player, action)
+            await storage.save_result(game, record.engine.result().to_json())
+            return game
+
+    game = asyncio.run(store())
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "PARLOR_"))}
+    env.update(PYTHONPATH=str(ROOT), PARLOR_DB=str(db))
+    full = run_parlor("replay", str(game), env={"PARLOR_DB": str(db)}, cwd=tmp_path)
+    assert full.returncode == 0 and len(full.stdout.encode()) > 3 * 8192, "the telling must outlast the first write"
+    proc = subprocess.run(f"{sys.executable} -m bot.cli replay {game} | head -1", shell=True,
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
+    assert proc.stdout.startswith(f"{kind} game {game}") and "Traceback" not in proc.stderr
+    assert "BrokenPipe" not in proc.stderr and proc.stderr == ""
 
 
 def test_config_path_that_is_a_directory_is_reported_as_such(tmp_path: Path) -> None:

@@ -57,6 +57,20 @@ async def test_recorded_game_by_game_equals_a_rebuild(storage: Storage) -> None:
     assert after == before and set(after) == {"u1", "u2", "u3"}  # the same numbers, to the last bit
 
 
+async def test_two_games_recorded_at_once_lose_no_update(storage: Storage) -> None:
+    """Two tables of one game end together with a player in common: both finish hooks run at once,
+    and the ratings are still those a rebuild computes (neither update overwrites the other)."""
+    service = RatingService(storage)
+    first = await finish(storage, {1: 1, 2: 2})
+    second = await finish(storage, {1: 2, 3: 1})
+    assert await asyncio.gather(service.record_game(first), service.record_game(second)) == [True, True]
+    recorded = {r.player: (r.mu, r.sigma, r.games) for r in await storage.ratings(GUILD, "blitz")}
+    assert recorded["u1"][2] == 2, "the player of both games has both games rated"
+    assert await service.rebuild() == 2
+    rebuilt = {r.player: (r.mu, r.sigma, r.games) for r in await storage.ratings(GUILD, "blitz")}
+    assert recorded == rebuilt
+
+
 async def test_games_with_bots_are_unrated_unless_the_server_rates_them(storage: Storage) -> None:
     """A bot seat: unrated by default; with the server's rate_bots on, the people are rated."""
     service = RatingService(storage, {"blitz": ["heuristic", "easy"]})

@@ -189,6 +189,12 @@ class SandboxTestBot(commands.Bot):
             kinds = ("dutch-blitz", "blitzkrieg", "dutch", "blitz")
             return [app_commands.Choice(name=k, value=k) for k in kinds if k.startswith(typed)]
 
+        @tree.command(name="pace", description="Pick a pace among fixed choices")
+        @app_commands.choices(speed=[app_commands.Choice(name="Normal", value="normal"),
+                                     app_commands.Choice(name="Fast", value="fast")])
+        async def pace(interaction: discord.Interaction, speed: app_commands.Choice[str]) -> None:
+            await interaction.response.send_message(f"pace {speed.value}")
+
         @tree.command(name="moderate", description="Needs Manage Threads")
         async def moderate(interaction: discord.Interaction) -> None:
             allowed = interaction.permissions.manage_threads

@@ -51,3 +51,15 @@ async def test_slash_option_ranges_are_enforced_as_discord_does(fake, world, bot
 
     with pytest.raises(ValueError, match="outside 2..4"):
         await fake.slash(world.alice, world.channel, "dutch-blitz new", seats=9)
+
+
+async def test_slash_option_choices_are_enforced_as_discord_does(fake, world, bot):
+    """A value that is not one of an option's choices is refused before it reaches the bot, as Discord's
+    client refuses it; one of the choices goes through."""
+    import pytest
+
+    assert (await fake.slash(world.alice, world.channel, "pace", speed="fast")).content == "pace fast"
+    seen = len(bot.seen)
+    with pytest.raises(ValueError, match=r"'turbo' is not one of \['normal', 'fast'\]"):
+        await fake.slash(world.alice, world.channel, "pace", speed="turbo")
+    assert len(bot.seen) == seen, "the refused command sent no interaction"
