@@ -8,6 +8,9 @@ board is nearly always a version behind): ``c:<source>`` (a card clicked: onto t
 fits, else select it), ``p:<source>:<j>`` (onto Post pile *j*), ``s:<i>:<j>`` (the whole Post pile
 *i* onto *j*), ``flip``, ``shift``, ``ready``, ``x`` (cancel the selection); a *source* is
 ``blitz``, ``wood`` or ``post:<i>``. The engine refuses a move that no longer fits, with its reason.
+
+Cards are drawn by the table kit's :func:`bot.tables.cards.blitz_card`: each colour is shown and
+named (``🟥 R7``), so colour-blind players can play.
 """
 
 from __future__ import annotations
@@ -16,17 +19,17 @@ from typing import Any
 
 from bot.engine import Action
 from bot.tables import GameUI, Table, TableError
+from bot.tables.cards import blitz_card
 from bot.tables.ui import Board, BoardButton, Click
 from cogs._rules import SUMMARIES
 
 __all__ = ["DutchBlitzUI"]
 
-SYMBOL = {"red": "🟥", "blue": "🟦", "yellow": "🟨", "green": "🟩"}
 COLOURS = ("red", "blue", "yellow", "green")
 
 
 def _card(card: dict[str, Any] | None) -> str:
-    return f"{SYMBOL[card['colour']]}{card['value']}" if card else "—"
+    return blitz_card(card)
 
 
 def _source_name(source: str) -> str:
@@ -73,15 +76,15 @@ class DutchBlitzUI(GameUI):
             lines.append(self._hand_summary(table, view))
             if view["phase"] == "between":
                 lines.append("Press **Ready** for the next hand (bots are always ready; the host may start it).")
-        return "\n".join(lines)[:2000]
+        return "\n".join(lines)
 
     def _piles_line(self, view: dict[str, Any]) -> str:
         groups = []
         for colour in COLOURS:
-            tops = [f"{p['top']['value']}{'✓' if p['complete'] else ''}" for p in view["dutch_piles"]
+            tops = [f"{_card(p['top'])}{'✓' if p['complete'] else ''}" for p in view["dutch_piles"]
                     if p["colour"] == colour]
             if tops:
-                groups.append(f"{SYMBOL[colour]} {' · '.join(tops)}")
+                groups.append(" · ".join(tops))
         return "Dutch piles: " + (" | ".join(groups) if groups else "none yet — play a 1!")
 
     def _hand_summary(self, table: Table, view: dict[str, Any]) -> str:

@@ -6,27 +6,48 @@ registered in ``setup_hook`` (through the tables cog), so buttons keep working a
 * ``parlor:<verb>:<table>`` — lobby controls, "Open my hand", "Leave game", "Rematch";
 * ``parlor:move:<table>:v<version>:<token>`` — a private board button; the version lets the table
   answer a stale board with a fresh one;
+* ``parlor:msel:<table>:v<version>:<row>`` — a select menu on a private board; the picked
+  option's value is a token, handled exactly as a button's;
 * ``parlor:pub:<table>:<token>`` — a game's own public button (Ready, End hand).
 
-Tokens are the game UI's (``a3``: legal action 3; ``c:wood``: the Wood pile's card) and never
-name a hidden card.
+Tokens are the game UI's (the picker's ``k.…`` action and ``s.…`` selection tokens,
+:mod:`bot.tables.codec`; Dutch Blitz's ``c:wood``: the Wood pile's card) and never name a card.
+
+Discord's limits (``docs/design.md`` §5) fail loudly with :class:`~bot.tables.ui.LimitError`:
+80-character button labels, 100-character custom ids and select option labels and values,
+25 options per menu, 5 action rows of width 5. Nothing is cut short.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot.tables.ui import TOKEN_PATTERN, BoardButton
+from bot.tables.ui import (
+    BUTTON_LABEL_MAX,
+    CUSTOM_ID_MAX,
+    PLACEHOLDER_MAX,
+    SELECT_OPTIONS_MAX,
+    SELECT_TEXT_MAX,
+    TOKEN_PATTERN,
+    BoardButton,
+    BoardItem,
+    BoardOption,
+    BoardSelect,
+    LimitError,
+    check_layout,
+    check_length,
+)
 
 if TYPE_CHECKING:
     from bot.tables.service import TableService
 
-__all__ = ["TableButton", "MoveButton", "PublicButton", "BotPicker", "lobby_view", "table_view", "board_view",
-           "finished_view", "COMPONENTS"]
+__all__ = ["TableButton", "MoveButton", "MoveSelect", "PublicButton", "BotPicker", "lobby_view", "table_view",
+           "board_view", "finished_view", "COMPONENTS", "LimitError"]
 
 log = logging.getLogger("parlor.tables")
 
@@ -37,6 +58,27 @@ LOBBY_VERBS = {
     "start": ("Start", discord.ButtonStyle.success),
     "cancel": ("Cancel", discord.ButtonStyle.danger),
 }
+
+
+def _button(label: str, style: discord.ButtonStyle, custom_id: str, *, disabled: bool = False,
+            row: int | None = None) -> discord.ui.Button[Any]:
+    """A button whose label (1–80) and custom id (≤ 100) fit Discord, else :class:`LimitError`."""
+    check_length("button label", label, BUTTON_LABEL_MAX, minimum=1)
+    check_length("custom id", custom_id, CUSTOM_ID_MAX)
+    return discord.ui.Button(label=label, style=style, disabled=disabled, row=row, custom_id=custom_id)
+
+
+def _options(options: list[tuple[str, str, str]]) -> list[discord.SelectOption]:
+    """Select options ``(label, value, description)``: 1–25 of them, each text ≤ 100, else :class:`LimitError`."""
+    if len(options) > SELECT_OPTIONS_MAX:
+        raise LimitError(f"a select menu holds at most {SELECT_OPTIONS_MAX} options, got {len(options)}")
+    out = []
+    for label, value, description in options:
+        check_length("select option label", label, SELECT_TEXT_MAX, minimum=1)
+        check_length("select option value", value, SELECT_TEXT_MAX, minimum=1)
+        check_length("select option description", description, SELECT_TEXT_MAX)
+        out.append(discord.SelectOption(label=label, value=value, description=description or None))
+    return out
 
 
 def _service(interaction: discord.Interaction) -> TableService:
@@ -72,7 +114,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
         self.verb = verb
         self.table_id = table_id
-        super().__init__(discord.ui.Button(label=label or verb, style=style, custom_id=f"parlor:{verb}:{table_id}"))
+        super().__init__(_button(label or verb, style, f"parlor:{verb}:{table_id}"))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -90,6 +132,9 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=r"parlor:move:(?P<table>\d+):v(?P<ver>\d+):(?P<token>" + TOKEN_PATTERN + ")"):
     """A button on a player's ephemeral board.
 
+    Raises :class:`~bot.tables.ui.LimitError` when its label passes 80 characters or its custom
+    id 100.
+
     Parameters
     ----------
     table_id:
@@ -104,8 +149,8 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  style: discord.ButtonStyle = discord.ButtonStyle.primary, disabled: bool = False,
                  row: int | None = None) -> None:
         self.table_id, self.version, self.token = table_id, version, token
-        super().__init__(discord.ui.Button(label=label[:80], style=style, disabled=disabled, row=row,
-                                           custom_id=f"parlor:move:{table_id}:v{version}:{token}"))
+        super().__init__(_button(label, style, f"parlor:move:{table_id}:v{version}:{token}", disabled=disabled,
+                                 row=row))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -121,13 +166,16 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 class PublicButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"parlor:pub:(?P<table>\d+):(?P<token>" + TOKEN_PATTERN + ")"):
-    """A game-specific button on the public table message (e.g. Ready, End hand)."""
+    """A game-specific button on the public table message (e.g. Ready, End hand).
+
+    Raises :class:`~bot.tables.ui.LimitError` when its label passes 80 characters or its custom
+    id 100.
+    """
 
     def __init__(self, table_id: int, token: str, label: str = "?",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False) -> None:
         self.table_id, self.token = table_id, token
-        super().__init__(discord.ui.Button(label=label[:80], style=style, disabled=disabled,
-                                           custom_id=f"parlor:pub:{table_id}:{token}"))
+        super().__init__(_button(label, style, f"parlor:pub:{table_id}:{token}", disabled=disabled))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -149,12 +197,17 @@ class BotPicker(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"parlo
     table_id:
         The table's id.
     bots:
-        ``(name, label)`` of each of the game's bots, strongest first.
+        ``(name, label)`` of each of the game's bots, strongest first (at most 25).
+
+    Raises
+    ------
+    LimitError
+        More than 25 bots, or a name or label over 100 characters.
     """
 
     def __init__(self, table_id: int, bots: list[tuple[str, str]] | None = None) -> None:
         self.table_id = table_id
-        options = [discord.SelectOption(label=label[:100], value=name[:100]) for name, label in (bots or [])[:25]]
+        options = _options([(label, name, "") for name, label in (bots or [])])
         super().__init__(discord.ui.Select(custom_id=f"parlor:botpick:{table_id}", placeholder="Add a bot…",
                                            options=options or [discord.SelectOption(label="bot", value="bot")],
                                            row=1))
@@ -172,11 +225,62 @@ class BotPicker(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"parlo
         await _guarded(interaction, _service(interaction).on_bot_pick, self.table_id, str(values[0]))
 
 
-COMPONENTS = (TableButton, MoveButton, PublicButton, BotPicker)
+class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                 template=r"parlor:msel:(?P<table>\d+):v(?P<ver>\d+):(?P<row>[0-4])"):
+    """A select menu on a player's ephemeral board: the picked option's value is a board token.
+
+    The pick goes to the table service exactly as a :class:`MoveButton` click with that token
+    does (``docs/tables.md``, "Custom ids").
+
+    Parameters
+    ----------
+    table_id:
+        The table's id.
+    version:
+        The table's state version when the board was drawn.
+    options:
+        The menu's options (1–25; labels and tokens ≤ 100 characters).
+    placeholder:
+        The menu's text before a pick (≤ 150 characters).
+    row:
+        The action row (0–4) it takes; it is part of the custom id, so two menus of one board
+        never share one.
+
+    Raises
+    ------
+    LimitError
+        More than 25 options, a text too long, or a custom id over 100 characters.
+    """
+
+    def __init__(self, table_id: int, version: int, options: list[BoardOption] | None = None,
+                 placeholder: str = "Choose…", row: int = 0) -> None:
+        self.table_id, self.version = table_id, version
+        custom_id = check_length("custom id", f"parlor:msel:{table_id}:v{version}:{row}", CUSTOM_ID_MAX)
+        check_length("select placeholder", placeholder, PLACEHOLDER_MAX)
+        choices = _options([(o.label, o.token, o.description) for o in options or []])
+        super().__init__(discord.ui.Select(custom_id=custom_id, placeholder=placeholder, row=row,
+                                           options=choices or [discord.SelectOption(label="?", value="x")]))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> MoveSelect:
+        """Rebuild the menu from its custom id (parse only)."""
+        return cls(int(match["table"]), int(match["ver"]), row=int(match["row"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the picked option's token to the table service, as a board button click."""
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = list(data.get("values") or [""])
+        await _guarded(interaction, _service(interaction).on_move, self.table_id, self.version, str(values[0]))
+
+
+COMPONENTS = (TableButton, MoveButton, MoveSelect, PublicButton, BotPicker)
 """Every DynamicItem class to register with ``bot.add_dynamic_items``."""
 
 
 def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
+    """A persistent view of *items*, checked first against 5 action rows of width 5 (:class:`LimitError`)."""
+    check_layout([(item.row, item.width) for item in items])
     view = discord.ui.View(timeout=None)
     for item in items:
         view.add_item(item)
@@ -200,9 +304,16 @@ STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonSty
 
 
 def table_view(table_id: int, board_label: str, extra: list[BoardButton] | None = None) -> discord.ui.View:
-    """The running table's public buttons: open one's private board/hand, leave, and the game's own."""
+    """The running table's public buttons: open one's private board/hand, leave, and the game's own.
+
+    Raises
+    ------
+    LimitError
+        The game's own buttons do not fit next to the table's three (5 rows × 5), or a label is
+        over 80 characters.
+    """
     items: list[discord.ui.Item[Any]] = [TableButton("board", table_id, board_label, discord.ButtonStyle.primary)]
-    items += [PublicButton(table_id, b.token, b.label, STYLES[b.style], b.disabled) for b in (extra or [])[:3]]
+    items += [PublicButton(table_id, b.token, b.label, STYLES[b.style], b.disabled) for b in extra or []]
     items.append(TableButton("leave", table_id, "Leave game", discord.ButtonStyle.secondary))
     items.append(TableButton("howto", table_id, "How to play", discord.ButtonStyle.secondary))
     return _view(items)
@@ -213,7 +324,29 @@ def finished_view(table_id: int) -> discord.ui.View:
     return _view([TableButton("rematch", table_id, "Rematch", discord.ButtonStyle.success)])
 
 
-def board_view(table_id: int, version: int, buttons: list[BoardButton]) -> discord.ui.View:
-    """A private board's buttons (at most 25, Discord's limit of 5 rows × 5)."""
-    return _view([MoveButton(table_id, version, b.token, b.label, STYLES[b.style], b.disabled, b.row)
-                  for b in buttons[:25]])
+def board_view(table_id: int, version: int, buttons: Sequence[BoardItem]) -> discord.ui.View:
+    """A private board's components: :class:`MoveButton` per button, :class:`MoveSelect` per menu.
+
+    Parameters
+    ----------
+    table_id, version:
+        The table and its state version (both go into every custom id).
+    buttons:
+        The board's :class:`~bot.tables.ui.BoardButton` and :class:`~bot.tables.ui.BoardSelect`
+        items, in order; a menu without a row takes the first free one.
+
+    Raises
+    ------
+    LimitError
+        They do not fit 5 action rows of width 5 (a menu is 5 wide), or a label, option or custom
+        id is too long (``docs/design.md`` §5).
+    """
+    rows = check_layout([(b.row, b.width) for b in buttons])
+    items: list[discord.ui.Item[Any]] = []
+    for item, row in zip(buttons, rows, strict=True):
+        if isinstance(item, BoardSelect):
+            items.append(MoveSelect(table_id, version, list(item.options), item.placeholder, row))
+        else:
+            items.append(MoveButton(table_id, version, item.token, item.label, STYLES[item.style], item.disabled,
+                                    item.row))
+    return _view(items)

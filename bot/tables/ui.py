@@ -3,21 +3,166 @@
 The table service does everything a table needs (lobby, seats, bots, persistence, races, redraws)
 for every game; a game cog registers a :class:`GameUI` that turns engine views into text and
 labels moves. Rules never live here: a :class:`GameUI` reads ``engine.view(...)`` only.
+
+Discord's limits (``docs/design.md`` §5) are checked here and in :mod:`bot.tables.components`
+and fail loudly with a :class:`LimitError`; nothing is silently cut.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from bot.engine import Action, Event
+    from bot.tables.picker import Picker, Step
     from bot.tables.table import Table
 
-__all__ = ["GameUI", "BoardButton", "Board", "Click", "TOKEN_PATTERN"]
+__all__ = ["GameUI", "BoardButton", "BoardOption", "BoardSelect", "BoardItem", "Board", "Click", "TOKEN_PATTERN",
+           "LimitError", "check_length", "check_layout", "fit_label", "STYLES",
+           "BUTTON_LABEL_MAX", "SELECT_OPTIONS_MAX", "SELECT_TEXT_MAX", "PLACEHOLDER_MAX", "CUSTOM_ID_MAX",
+           "ROWS_MAX", "ROW_WIDTH", "COMPONENTS_MAX", "CONTENT_MAX"]
 
 TOKEN_PATTERN = r"[A-Za-z0-9:._-]{1,60}"
 """What a board or public button token may look like (it goes into a custom id of ≤ 100 chars)."""
+
+BUTTON_LABEL_MAX = 80
+"""Characters of a button label (Discord)."""
+SELECT_OPTIONS_MAX = 25
+"""Options of one select menu (Discord)."""
+SELECT_TEXT_MAX = 100
+"""Characters of a select option's label, value or description (Discord)."""
+PLACEHOLDER_MAX = 150
+"""Characters of a select menu's placeholder (Discord)."""
+CUSTOM_ID_MAX = 100
+"""Characters of a custom id (Discord)."""
+ROWS_MAX = 5
+"""Action rows of one message (Discord)."""
+ROW_WIDTH = 5
+"""Width of one action row: five buttons, or one select menu (Discord)."""
+COMPONENTS_MAX = ROWS_MAX * ROW_WIDTH
+"""Components of one message (5 rows × 5)."""
+CONTENT_MAX = 2000
+"""Characters of a message's content (Discord)."""
+
+STYLES = ("primary", "secondary", "success", "danger")
+"""The button styles a :class:`BoardButton` may have."""
+
+_TOKEN_RE = re.compile(TOKEN_PATTERN)
+
+
+class LimitError(ValueError):
+    """A message or component would break one of Discord's limits (``docs/design.md`` §5).
+
+    Raised where the component is described or built, so a game that would exceed a limit
+    fails in its tests instead of being cut short (or refused with a 400) in front of players.
+    The message names the limit and the value that broke it.
+    """
+
+
+def check_length(what: str, text: str, maximum: int, *, minimum: int = 0) -> str:
+    """Return *text* when its length is within ``minimum..maximum``.
+
+    Parameters
+    ----------
+    what:
+        What *text* is, for the message ("button label").
+    text:
+        The text to check.
+    maximum, minimum:
+        The limits, in characters.
+
+    Raises
+    ------
+    LimitError
+        *text* is longer (or shorter) than allowed; the message names *what*, the limit and the text.
+
+    >>> check_length("button label", "Flip", 80)
+    'Flip'
+    >>> check_length("button label", "Flip " * 17, 80)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    bot.tables.ui.LimitError: button label has 85 characters, more than Discord's 80: 'Flip Flip...'
+    """
+    if len(text) > maximum:
+        raise LimitError(f"{what} has {len(text)} characters, more than Discord's {maximum}: {text[:40] + '…'!r}")
+    if len(text) < minimum:
+        raise LimitError(f"{what} must have at least {minimum} character(s), got {text!r}")
+    return text
+
+
+def check_token(token: str) -> str:
+    """Return *token* when it matches :data:`TOKEN_PATTERN` (≤ 60 characters of ``A-Za-z0-9:._-``).
+
+    Raises
+    ------
+    LimitError
+        It does not; the message shows it.
+    """
+    if not _TOKEN_RE.fullmatch(token):
+        raise LimitError(f"token {token!r} must match {TOKEN_PATTERN} (it goes into a custom id of "
+                         f"at most {CUSTOM_ID_MAX} characters)")
+    return token
+
+
+def check_layout(items: Sequence[tuple[int | None, int]]) -> list[int]:
+    """Place components in action rows as discord.py does, or fail.
+
+    Parameters
+    ----------
+    items:
+        ``(row, width)`` per component in the order they are added: *row* is ``0``–``4`` or
+        ``None`` (the first row with room), *width* 1 for a button and 5 for a select menu.
+
+    Returns
+    -------
+    list[int]
+        The row each item lands in.
+
+    Raises
+    ------
+    LimitError
+        More than 25 components, a row index outside 0–4, or a row wider than 5
+        (``docs/design.md`` §5: 5 action rows × 5 buttons).
+
+    >>> check_layout([(None, 1)] * 6 + [(4, 5)])
+    [0, 0, 0, 0, 0, 1, 4]
+    >>> check_layout([(0, 5), (0, 1)])
+    Traceback (most recent call last):
+    bot.tables.ui.LimitError: action row 0 would hold 6 > 5 (a row has room for 5 buttons or one select menu)
+    """
+    if len(items) > COMPONENTS_MAX:
+        raise LimitError(f"{len(items)} components, more than Discord's {COMPONENTS_MAX} (5 rows × 5)")
+    weights = [0] * ROWS_MAX
+    rows: list[int] = []
+    for row, width in items:
+        if row is not None:
+            if not 0 <= row < ROWS_MAX:
+                raise LimitError(f"action row {row} does not exist: a message has rows 0–{ROWS_MAX - 1}")
+            if weights[row] + width > ROW_WIDTH:
+                raise LimitError(f"action row {row} would hold {weights[row] + width} > {ROW_WIDTH} "
+                                 "(a row has room for 5 buttons or one select menu)")
+        else:
+            row = next((i for i, w in enumerate(weights) if w + width <= ROW_WIDTH), None)
+            if row is None:
+                raise LimitError(f"no action row has room for one more component of width {width} "
+                                 f"(5 rows × 5): row widths are {weights}")
+        weights[row] += width
+        rows.append(row)
+    return rows
+
+
+def fit_label(text: str, limit: int = BUTTON_LABEL_MAX) -> str:
+    """*text* shortened on purpose to *limit* characters, ending with "…" when it was longer.
+
+    For a game UI that builds a label from data of unknown length (a display name, a list); the
+    kit itself never shortens a label it is given, it raises :class:`LimitError`.
+
+    >>> fit_label("Power swap: " + "Alice, " * 20, 30)
+    'Power swap: Alice, Alice, Ali…'
+    """
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -27,16 +172,24 @@ class BoardButton:
     Attributes
     ----------
     label:
-        The text on the button (≤ 80 characters).
+        The text on the button (1–80 characters).
     token:
         What the click means to the :class:`GameUI` (matches :data:`TOKEN_PATTERN`); it must
-        never name a hidden card.
+        never name a card (an action's token comes from :mod:`bot.tables.codec`).
     style:
         ``"primary"``, ``"secondary"``, ``"success"`` or ``"danger"``.
     disabled:
         Shown greyed out.
     row:
         The action row (0–4), or ``None`` to let Discord flow the buttons.
+
+    Raises
+    ------
+    LimitError
+        The label is empty or longer than 80 characters, the token does not match
+        :data:`TOKEN_PATTERN`, or the row is outside 0–4 (``docs/design.md`` §5).
+    ValueError
+        An unknown style.
     """
 
     label: str
@@ -45,13 +198,116 @@ class BoardButton:
     disabled: bool = False
     row: int | None = None
 
+    def __post_init__(self) -> None:
+        check_length("button label", self.label, BUTTON_LABEL_MAX, minimum=1)
+        check_token(self.token)
+        if self.row is not None and not 0 <= self.row < ROWS_MAX:
+            raise LimitError(f"button {self.label!r}: action row {self.row} does not exist (rows 0–{ROWS_MAX - 1})")
+        if self.style not in STYLES:
+            raise ValueError(f"button {self.label!r}: style {self.style!r} is not one of {STYLES}")
+
+    width: ClassVar[int] = 1
+
+
+@dataclass(frozen=True)
+class BoardOption:
+    """One option of a board's select menu.
+
+    Attributes
+    ----------
+    label:
+        What the option says (1–100 characters).
+    token:
+        What picking it means, as a button's token (:data:`TOKEN_PATTERN`); it becomes the
+        option's value.
+    description:
+        A second, smaller line (≤ 100 characters), or ``""``.
+
+    Raises
+    ------
+    LimitError
+        A text over 100 characters, an empty label, or a token not matching :data:`TOKEN_PATTERN`.
+    """
+
+    label: str
+    token: str
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        check_length("select option label", self.label, SELECT_TEXT_MAX, minimum=1)
+        check_length("select option value", check_token(self.token), SELECT_TEXT_MAX)
+        check_length("select option description", self.description, SELECT_TEXT_MAX)
+
+
+@dataclass(frozen=True)
+class BoardSelect:
+    """A select menu on a private board (it takes a whole action row).
+
+    Attributes
+    ----------
+    options:
+        1–25 options with distinct tokens.
+    placeholder:
+        The menu's text before a pick (≤ 150 characters).
+    row:
+        The action row (0–4), or ``None`` for the first free one.
+
+    Raises
+    ------
+    LimitError
+        No option or more than 25, two options with one token, a placeholder over 150
+        characters, or a row outside 0–4 (``docs/design.md`` §5).
+    """
+
+    options: Sequence[BoardOption]
+    placeholder: str = "Choose…"
+    row: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 1 <= len(self.options) <= SELECT_OPTIONS_MAX:
+            raise LimitError(f"a select menu holds 1–{SELECT_OPTIONS_MAX} options, got {len(self.options)}")
+        tokens = [o.token for o in self.options]
+        if len(set(tokens)) != len(tokens):
+            raise LimitError(f"two options of one select menu share a value: {sorted(tokens)}")
+        check_length("select placeholder", self.placeholder, PLACEHOLDER_MAX)
+        if self.row is not None and not 0 <= self.row < ROWS_MAX:
+            raise LimitError(f"select menu: action row {self.row} does not exist (rows 0–{ROWS_MAX - 1})")
+
+    width: ClassVar[int] = ROW_WIDTH
+
+
+BoardItem = BoardButton | BoardSelect
+"""A component of a board: a button, or a select menu."""
+
 
 @dataclass(frozen=True)
 class Board:
-    """A private board: its text and buttons (at most 25)."""
+    """A private board: its text and components.
+
+    Attributes
+    ----------
+    text:
+        The board's text (the service fits it, with the notes on top, into 2,000 characters by
+        leaving out whole lines, and says so).
+    buttons:
+        Its components in the order they are added: :class:`BoardButton` and
+        :class:`BoardSelect` items (a menu takes a whole row), within 5 rows × 5.
+
+    Raises
+    ------
+    LimitError
+        The components do not fit 5 action rows of width 5, or two of them share a token
+        (a custom id must be unique in a message).
+    """
 
     text: str
-    buttons: list[BoardButton] = field(default_factory=list)
+    buttons: Sequence[BoardItem] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        check_layout([(b.row, b.width) for b in self.buttons])
+        tokens = [b.token for b in self.buttons if isinstance(b, BoardButton)]
+        if len(set(tokens)) != len(tokens):
+            raise LimitError(f"two buttons of one board share a token (custom ids must differ): {sorted(tokens)}")
 
 
 @dataclass(frozen=True)
@@ -74,6 +330,10 @@ class Click:
     note: str = ""
 
 
+def _humanize(name: str) -> str:
+    return name.replace("_", " ").replace("-", " ")
+
+
 class GameUI:
     """Rendering of one game kind; subclass per game.
 
@@ -91,56 +351,118 @@ class GameUI:
     def public_text(self, table: Table) -> str:
         """The public table message while the game runs (content ≤ 2000 characters).
 
-        The default lists the public view's keys; games override it.
+        The default lists the public view's keys; games override it. A longer text is fitted by
+        the service, which leaves out whole lines from the middle and says how many.
         """
         view = table.engine.view(None) if table.engine else {}
         lines = [f"**{table.title}** — table #{table.id}"]
         for key, value in view.items():
             lines.append(f"{key}: {value}")
-        return "\n".join(lines)[:2000]
+        return "\n".join(lines)
 
     def private_text(self, table: Table, player: str) -> str:
-        """The ephemeral board of *player* (content ≤ 2000 characters)."""
+        """The ephemeral board of *player* (content ≤ 2000 characters; see :meth:`public_text`)."""
         assert table.engine is not None
         view = table.engine.view(player)
-        return "\n".join(f"{k}: {v}" for k, v in view.items())[:2000]
+        return "\n".join(f"{k}: {v}" for k, v in view.items())
 
     def board(self, table: Table, player: str, selection: str | None = None) -> Board:
-        """The private board of *player*; *selection* is the token a previous click selected.
+        """The private board of *player*; *selection* is the picker step a previous click chose.
 
-        The default shows :meth:`private_text` and one button per legal action, token ``a<i>``
-        for the action's index in ``legal_actions(player)`` (a version-bound index: the table
-        rejects clicks from an older version before asking :meth:`on_board_click`).
+        The default shows :meth:`private_text` and the picker's current step
+        (:mod:`bot.tables.picker`): the player's legal actions as steps of buttons (≤ 20) or a
+        select menu (21–25), more split into ranges, with Back and Cancel. Every token is an
+        action or selection token of :mod:`bot.tables.codec`, checked against the current state
+        when clicked. A *selection* that no longer leads anywhere starts again from the first step,
+        saying so (``docs/tables.md``, "The table kit").
+
+        Raises
+        ------
+        LimitError
+            A label from :meth:`step_label` or :meth:`action_label` is longer than 80 characters.
         """
+        from bot.tables.picker import step_components
+        from bot.tables.table import TableError
+
+        picker = self.picker(table, player)
+        note = ""
+        try:
+            step = picker.step(selection)
+        except TableError as exc:
+            step, note = picker.step(None), str(exc)
+        lines = [self.private_text(table, player)]
+        if note:
+            lines.append(note)
+        lines.append(self.step_text(table, player, step))
+        items = step_components(step, self.step_placeholder(table, player, step))
+        return Board("\n".join(x for x in lines if x), items)
+
+    def picker(self, table: Table, player: str) -> Picker:
+        """The :class:`~bot.tables.picker.Picker` of *player*'s current legal actions, labelled by this UI."""
+        from bot.tables.codec import codec_for
+        from bot.tables.picker import Picker
+
         assert table.engine is not None
-        legal = table.engine.legal_actions(player)
-        buttons = [BoardButton(self.action_label(table, player, a), f"a{i}", "primary") for i, a in enumerate(legal)]
-        return Board(self.private_text(table, player), buttons)
+        return Picker(table.engine.legal_actions(player), codec_for(table, player),
+                      step_label=lambda path, value: self.step_label(table, player, path, value),
+                      action_label=lambda action: self.action_label(table, player, action))
+
+    def step_text(self, table: Table, player: str, step: Step) -> str:
+        """The board's line about the picker *step*: what was chosen so far and what to pick now.
+
+        E.g. ``"Power swap · Alice — Pick the first position:"``; ``"Nothing to do right now."``
+        when the player has no legal action.
+        """
+        if not step.choices:
+            return "Nothing to do right now."
+        chosen = " · ".join(self.step_label(table, player, path, value) for path, value in step.chosen)
+        if step.path is None:
+            pick = "Your move:"
+        else:
+            pick = f"Pick the {self.path_label(table, player, step.path)}:"
+        return f"{chosen} — {pick}" if chosen else pick
+
+    def step_placeholder(self, table: Table, player: str, step: Step) -> str:
+        """The placeholder of the picker's select menu for *step* (≤ 150 characters)."""
+        what = self.path_label(table, player, step.path) if step.path else "move"
+        return fit_label(f"Pick the {what}…", PLACEHOLDER_MAX)
 
     def token_is_stable(self, token: str) -> bool:
         """Whether board token *token* means the same move whatever the table's version.
 
-        Index tokens (``a3``: legal action 3) are not: a click on a board from an older version
-        gets a fresh board. Tokens that name the move (``flip``, ``c:wood``) are checked against
-        the current state instead, so everyone playing at once does not turn every board stale.
+        The default says yes, except for the index tokens of older boards (``a3``: legal move 3),
+        whose click gets a fresh board. The picker's tokens are stable: an action token is
+        checked against the current legal actions, a selection token leads to the same choice
+        while it still exists, and ``x`` (Cancel) is the first step; so are tokens that name the
+        move (Dutch Blitz's ``flip``, ``c:wood``). A game whose tokens are positional overrides
+        this to say no.
         """
         return not (token.startswith("a") and token[1:].isdigit())
 
     def on_board_click(self, table: Table, player: str, token: str) -> Click:
-        """What *player*'s click on board button *token* does (same table version as the board).
+        """What *player*'s click on board button (or menu option) *token* does.
+
+        An action token plays its action, when it is still legal; a selection token shows that
+        step of the picker; ``x`` goes back to the first step.
 
         Raises
         ------
         bot.tables.TableError
-            The token is not understood (an old board of another layout).
+            The move is no longer possible, the step no longer exists, or the token is not one
+            of the picker's (an old board of another layout); the message says which.
         """
+        from bot.tables.codec import is_action_token
+        from bot.tables.picker import CANCEL
         from bot.tables.table import TableError
 
-        assert table.engine is not None
-        legal = table.engine.legal_actions(player)
-        if token.startswith("a") and token[1:].isdigit() and int(token[1:]) < len(legal):
-            return Click(legal[int(token[1:])])
-        raise TableError("That button is no longer available.")
+        if token == CANCEL:
+            return Click(selection=None)
+        picker = self.picker(table, player)
+        if is_action_token(token):
+            return Click(picker.decode(token))
+        if picker.has_step(token):
+            return Click(selection=token)
+        raise TableError("That choice is no longer open — here is your fresh board.")
 
     def private_note(self, table: Table, player: str, event: Event) -> str | None:
         """The line a private *event* (one only *player* may see) adds to their board, or ``None``.
@@ -194,9 +516,48 @@ class GameUI:
         raise TableError("That button is not in use.")
 
     def action_label(self, table: Table, player: str, action: Action) -> str:
-        """A button label (≤ 80 characters) for one of *player*'s legal actions."""
-        details = " ".join(str(v) for k, v in action.items() if k != "type")
-        return f"{action['type']} {details}".strip()[:80]
+        """The label (≤ 80 characters) of a button that plays the whole *action* from the first step.
+
+        The default is the action's type and the :meth:`step_label` of its other values, e.g.
+        ``"Power swap: Alice, position 2, Bob, position 0"``, shortened with "…" to 80.
+        """
+        from bot.tables.picker import leaf_paths
+
+        parts = [self.step_label(table, player, path, value) for path, value in leaf_paths(action) if path != "type"]
+        head = _humanize(str(action.get("type", "move"))).capitalize()
+        return fit_label(f"{head}: {', '.join(parts)}" if parts else head)
+
+    def step_label(self, table: Table, player: str, path: str, value: Any) -> str:
+        """The label (≤ 80 characters) of a picker choice: *value* for the action path *path*.
+
+        *path* names a leaf of the action (``"type"``, ``"card"``, ``"first.position"``); a value
+        missing from some actions is :data:`bot.tables.picker.MISSING`. The default shows a type
+        in words (``"Power swap"``), a seated player's display name, a card id as its card
+        (``"Q♥"``, :mod:`bot.tables.cards`) and anything else as ``"<key> <value>"``
+        (``"position 2"``), shortened with "…" to 80. Games override it to word their own.
+        """
+        from bot.tables.cards import card_text
+        from bot.tables.picker import MISSING
+
+        key = path.rpartition(".")[2]
+        if value is MISSING:
+            return fit_label(f"no {_humanize(key)}")
+        if path == "type":
+            return fit_label(_humanize(str(value)).capitalize())
+        if isinstance(value, str) and (table.seat_of_player(value) is not None
+                                       or (table.engine is not None and value in table.engine.players)):
+            return fit_label(table.display_name(value))
+        if isinstance(value, str) and "card" in key and (card := card_text(value)) is not None:
+            return card
+        shown = ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+        return fit_label(f"{_humanize(key)} {shown}")
+
+    def path_label(self, table: Table, player: str, path: str) -> str:
+        """An action path in words, for the board's "Pick the …" line.
+
+        The default: ``type`` → ``move``, ``first.position`` → ``first position``.
+        """
+        return "move" if path == "type" else _humanize(path.replace(".", " "))
 
     def result_text(self, table: Table) -> str:
         """The final standings."""

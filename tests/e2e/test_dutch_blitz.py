@@ -192,7 +192,7 @@ async def test_board_drawn_before_a_play_is_judged_against_the_table_now(fake: F
         result = await fake.click(world.bob, old, blitz.custom_id)
         assert not result.failed and table.engine.action_count == count
         redrawn = fake.message(bob_board.id).content
-        assert "🟥 5" in redrawn, "the board shows the pile as it is now"
+        assert "🟥 R5" in redrawn, "the board shows the pile as it is now"
         assert "fits no Dutch pile" in redrawn or "Selected: Blitz" in redrawn  # at most a Post pile is left
         flip = next(b for b in fake.message(bob_other.id).buttons if b.label.startswith("Flip"))
         await fake.click(world.bob, bob_other, flip.custom_id)

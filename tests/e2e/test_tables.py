@@ -240,3 +240,32 @@ async def test_private_deal_event_reaches_only_its_player(fake: FakeDiscord, wor
     assert all(label not in bob_board.content for label in alice_cards)
     public = [m.content for m in fake.messages(thread)]
     assert not any("You were dealt" in text for text in public)
+
+
+async def test_a_board_menu_plays_the_picked_move(fake: FakeDiscord, world: World, bot) -> None:
+    """A select menu on a private board (MoveSelect): picking an option plays that move, as its button would."""
+    from bot.tables.ui import Board, BoardOption, BoardSelect
+    from tests.e2e._sample_cog import HighCardUI
+
+    class MenuUI(HighCardUI):
+        def board(self, table, player, selection=None):
+            step = self.picker(table, player).step(None)
+            options = [BoardOption(c.label, c.token) for c in step.choices]
+            return Board("Pick a card", [BoardSelect(options, "Play a card…")] if options else [])
+
+    bot.tables.uis["high-card"] = MenuUI()
+    thread, lobby = await open_table(fake, world)
+    await fake.click(world.bob, lobby, "Join")
+    await fake.click(world.alice, lobby, "Start")
+    table = next(iter(bot.tables.tables.values()))
+    mover = world.alice if table.engine.view(None)["turn"] == f"u{world.alice.id}" else world.bob
+    board = (await fake.click(mover, lobby, "Open my hand")).message
+    (menu,) = board.selects
+    assert menu.custom_id == f"parlor:msel:{table.id}:v{table.version}:0" and not board.buttons
+    label, token = menu.options[1]
+    assert label.startswith("Play ") and token.startswith("k.")
+    count = table.engine.action_count
+    result = await fake.select(mover, board, menu.custom_id, [token])
+    assert not result.failed and table.engine.action_count == count + 1
+    played = table.engine.view(None)["trick"][-1][1]["label"]
+    assert label == f"Play {played}"
