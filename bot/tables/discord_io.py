@@ -397,7 +397,12 @@ class DiscordTables(TableRestore):
                     log.warning("table %s: unreadable board token %r", table.id, token)
                     note = "That button is no longer valid — here is your fresh board."
                 else:
-                    if click.action is None:
+                    if (click.action is not None and click.action.get("type") in table.engine.table_actions
+                            and not self._is_host(table, interaction)):
+                        # The host's or the table's own moves (docs/tables.md, "Who may do what"),
+                        # whatever button a game's board offers them on.
+                        note, click = "Only the host (or a moderator) can do that.", None
+                    elif click.action is None:
                         note, selection = click.note, click.selection
                     elif table.engine.contested_resource(player, click.action) is None:
                         table.timeouts.pop(player, None)
