@@ -24,6 +24,8 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import answer_error
+
 if TYPE_CHECKING:
     from bot.config import Config
     from bot.storage import Storage
@@ -56,21 +58,6 @@ def cog_extensions() -> list[str]:
 
     return [f"cogs.{m.name}" for m in sorted(pkgutil.iter_modules(cogs.__path__), key=lambda m: m.name)
             if not m.name.startswith("_")]
-
-
-async def answer_error(interaction: discord.Interaction, message: str) -> None:
-    """|coro|
-
-    Tell the user what went wrong in an ephemeral message, whether or not the interaction was
-    already answered. Never raises for Discord errors (they are logged).
-    """
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
-        else:
-            await interaction.response.send_message(message, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not deliver an error message for interaction %s", interaction.id, exc_info=True)
 
 
 class ParlorTree(app_commands.CommandTree):
@@ -147,7 +134,7 @@ class ParlorBot(commands.Bot):
         self._restore_tables = restore_tables
         from bot.tables import TableService
 
-        self.tables = TableService(self)
+        self.tables = TableService(storage, config.tables, self)
         if config.discord.shard_count:
             ids = set(config.discord.shard_ids) if config.discord.shard_ids else None
             self.tables.shards = (config.discord.shard_count, ids)

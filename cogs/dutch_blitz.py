@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.engine.options import describe_options
 from bot.games.dutch_blitz.options import DutchBlitzOptions
 from bot.tables.commands import apply_option_declarations
-from bot.tables.service import BOT_SPEEDS
+from bot.tables.core import BOT_SPEEDS
 from cogs._dutch_blitz_ui import DutchBlitzUI
 
 _OPT = {spec.name: spec for spec in describe_options(DutchBlitzOptions)}

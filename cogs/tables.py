@@ -13,7 +13,7 @@ from bot.engine import REGISTRY, game_module
 from bot.engine.options import describe_options
 from bot.tables import TableError
 from bot.tables.components import COMPONENTS
-from bot.tables.service import fit_text
+from bot.tables.text import fit_text
 from cogs._rules import SUMMARIES
 
 if TYPE_CHECKING:

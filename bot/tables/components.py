@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
+from bot.answers import answer_error
 from bot.tables.ui import (
     BUTTON_LABEL_MAX,
     CUSTOM_ID_MAX,
@@ -90,8 +91,6 @@ async def _guarded(interaction: discord.Interaction, handler: Any, *args: Any) -
     try:
         await handler(interaction, *args)
     except Exception:
-        from bot.client import answer_error
-
         log.exception("component %s failed", interaction.data.get("custom_id") if interaction.data else "?")
         await answer_error(interaction, "Something went wrong on our side; the error was logged. Please try again.")
 

@@ -352,7 +352,7 @@ async def test_new_command_options_come_from_the_one_declaration(fake: FakeDisco
 async def test_host_picks_a_bots_strength_and_the_table_its_speed(fake: FakeDiscord, world: World,
                                                                   tmp_path: Path) -> None:
     """The lobby's bot menu seats the easy bot; a table opened with bot_speed fast keeps it, relaxed by default."""
-    from bot.tables.service import bot_speed_factor
+    from bot.tables.core import bot_speed_factor
 
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
         thread, lobby = await open_blitz(fake, world, bot_speed="fast")

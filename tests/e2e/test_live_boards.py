@@ -72,7 +72,8 @@ async def test_a_board_near_its_tokens_end_says_so_then_stops(fake: FakeDiscord,
                             what="the warning")
         await fake.wait_for(lambda: "no longer updates" in fake.message(board.id).content, timeout=3,
                             what="the last word")
-        assert table.seats[0].player_id not in table.boards, "the board is forgotten before its token dies"
+        await fake.wait_for(lambda: table.seats[0].player_id not in table.boards, timeout=2,
+                            what="the board to be forgotten before its token dies")
         assert fake.message(board.id).buttons, "its buttons still work: a click gives a fresh board"
         result = await fake.click(world.alice, board, fake.message(board.id).buttons[-1].custom_id)
         assert not result.failed

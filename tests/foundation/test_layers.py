@@ -4,6 +4,9 @@
   client, cogs or sandbox, never the clock (``time``, ``datetime``) and never the global
   ``random`` (only ``from random import Random``).
 - Storage (``bot/storage``) knows no tables, client, cogs, Discord or sandbox.
+- The table service's logic (every ``bot/tables`` module but its Discord layer: ``discord_io``,
+  ``components``, ``commands`` and the ``service`` front) imports no Discord and no client, so the
+  lobby and move logic run without Discord (``docs/tables.md``, "The table service inside").
 - Production code (``bot``, ``cogs``) never imports the loopback Discord (``sandbox``).
 - The core (``bot/engine``, ``bot/tables``, ``bot/storage``, ``bot/client.py``, ``bot/cli.py``,
   ``bot/config.py``) does not import a game; only the registry discovers the ``bot.games`` package.
@@ -23,6 +26,9 @@ ENGINE_FORBIDDEN = ("discord", "asyncio", "aiohttp", "aiosqlite", "bot.storage",
                     "bot.cli", "cogs", "sandbox", "time", "datetime")
 STORAGE_FORBIDDEN = ("discord", "bot.tables", "bot.client", "bot.cli", "cogs", "sandbox", "bot.games")
 PRODUCTION_FORBIDDEN = ("sandbox", "tests")
+TABLE_LOGIC_FORBIDDEN = ("discord", "aiohttp", "bot.client", "bot.cli")
+TABLE_DISCORD_LAYER = ("bot/tables/discord_io.py", "bot/tables/components.py", "bot/tables/commands.py",
+                       "bot/tables/service.py", "bot/tables/__init__.py")
 CORE_FORBIDDEN = ("bot.games.",)
 REGISTRY = "bot/engine/__init__.py"
 
@@ -52,6 +58,7 @@ def violations(path: str, source: str) -> list[str]:
     engine = path.startswith(("bot/engine/", "bot/games/"))
     storage = path.startswith("bot/storage/")
     production = path.startswith(("bot/", "cogs/"))
+    table_logic = path.startswith("bot/tables/") and path not in TABLE_DISCORD_LAYER
     core = path.startswith(("bot/engine/", "bot/tables/", "bot/storage/")) or path in (
         "bot/client.py", "bot/cli.py", "bot/config.py")
     for line, name, whole in imports(source):
@@ -61,6 +68,8 @@ def violations(path: str, source: str) -> list[str]:
             out.append(f"{path}:{line}: an engine imports the global random (use random.Random)")
         if storage and _hits(name, STORAGE_FORBIDDEN):
             out.append(f"{path}:{line}: storage imports {name}")
+        if table_logic and _hits(name, TABLE_LOGIC_FORBIDDEN):
+            out.append(f"{path}:{line}: the table logic imports {name} (only its Discord layer may)")
         if production and _hits(name, PRODUCTION_FORBIDDEN):
             out.append(f"{path}:{line}: production code imports {name}")
         if core and path != REGISTRY and _hits(name, CORE_FORBIDDEN):
@@ -88,6 +97,8 @@ def test_the_layer_rules_hold() -> None:
     ("bot/client.py", "from sandbox import FakeDiscord", "production code imports sandbox"),
     ("cogs/dutch.py", "import sandbox.server", "production code imports sandbox"),
     ("bot/tables/service.py", "from bot.games.dutch import DutchEngine", "the core imports a game"),
+    ("bot/tables/lobby.py", "import discord", "the table logic imports discord"),
+    ("bot/tables/play.py", "from bot.client import ParlorBot", "the table logic imports bot.client"),
 ])
 def test_a_planted_violation_is_caught(path: str, source: str, expected: str) -> None:
     """The check fails on each kind of planted violation (so it is not a test that cannot fail)."""

@@ -11,8 +11,8 @@ from random import Random
 import pytest
 
 from bot.games import dutch_blitz
-from bot.tables.service import CONTENT_MAX, fit_text
 from bot.tables.table import Seat, Table
+from bot.tables.text import CONTENT_MAX, fit_text
 from cogs._dutch_blitz_ui import DutchBlitzUI
 
 

@@ -1,0 +1,598 @@
+"""The table service's Discord layer: interactions in, messages out, redraws and live boards.
+
+Clicks and commands arrive here as :class:`discord.Interaction` objects; each becomes an
+:class:`~bot.tables.core.Actor` and a call to the Discord-free layers below, and every outcome
+answers the interaction (``docs/tables.md``). The public table message is redrawn by one task per
+table that coalesces changes; each open private board is refreshed through its owner's latest
+interaction token. The decision is taken under the table lock; answers are sent after it is
+released, so a slow Discord never holds up other players.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.answers import answer_error
+from bot.tables.components import board_view, finished_view, lobby_view, table_view
+from bot.tables.core import Actor, now_ms, posted_ms, wall_ms
+from bot.tables.race import Outcome
+from bot.tables.restore import TableRestore
+from bot.tables.table import OpenBoard, Table, TableError
+from bot.tables.text import fit_text
+from bot.tables.ui import Click
+
+__all__ = ["DiscordTables", "BOARD_TOKEN_S"]
+
+log = logging.getLogger("parlor.tables")
+
+
+def _discord_ms(interaction: discord.Interaction) -> int:
+    """The Discord timestamp of *interaction* (Unix ms, from its snowflake): what orders a race."""
+    return int(interaction.created_at.timestamp() * 1000)
+
+
+BOARD_TOKEN_S = 15 * 60
+"""Seconds an interaction token lives (Discord's rule): an ephemeral board can be edited that long."""
+
+BOARD_NOTE_S = 8
+"""Seconds a click's note (a refusal, a race result) stays on a board that is refreshed meanwhile."""
+
+FINISHED_TTL_S = 1800
+"""Seconds a finished table stays in memory (for Rematch) after its final redraw."""
+
+
+@dataclass
+class _Reply:
+    """An interaction answer decided under the table lock and sent after it is released."""
+
+    kind: str  # "edit" (the clicked message), "send" (a new message) or "refuse" (ephemeral refusal)
+    content: str = ""
+    view: discord.ui.View | None = None
+    ephemeral: bool = True
+    table_message_of: Table | None = None  # the sent message becomes this table's public message
+    board_of: str | None = None  # the sent message is this player's private board (kept live)
+    version: int = 0  # the table version a board shows
+
+
+class DiscordTables(TableRestore):
+    """The Discord layer of the table service (see :mod:`bot.tables.core` for the layers below).
+
+    Parameters
+    ----------
+    storage, config:
+        As for :class:`~bot.tables.core.TableCore`.
+    client:
+        The discord.py client whose channels the tables live in (channels are taken from its
+        cache, else fetched).
+
+    Attributes
+    ----------
+    live_boards:
+        Whether open private boards are refreshed as the table changes (``docs/tables.md``,
+        "Live boards"); the stale-click benchmark turns it off to measure the difference.
+    board_token_s:
+        How long an interaction token lives, in seconds (Discord: 15 minutes; tests shorten it).
+    """
+
+    def __init__(self, storage: Any, config: Any, client: discord.Client) -> None:
+        super().__init__(storage, config)
+        self.client = client
+        self.live_boards = True
+        self.board_token_s: float = BOARD_TOKEN_S
+
+    # ------------------------------------------------------------------ who asks
+
+    def actor(self, interaction: discord.Interaction) -> Actor:
+        """The :class:`~bot.tables.core.Actor` behind *interaction*: its user, name and moderator rights."""
+        user = interaction.user
+        return Actor(user.id, getattr(user, "display_name", None) or str(user), self.is_moderator(interaction))
+
+    def is_moderator(self, interaction: discord.Interaction) -> bool:
+        """Whether the user of *interaction* moderates every table of the server (``docs/tables.md``).
+
+        Members with Manage Threads, administrators, and members of a role listed in
+        ``tables.moderator_role_ids``.
+        """
+        perms = getattr(interaction, "permissions", None)
+        if perms is not None and (perms.manage_threads or perms.administrator):
+            return True
+        roles = {r.id for r in getattr(interaction.user, "roles", [])}
+        return bool(roles & set(self._cfg.moderator_role_ids))
+
+    def _is_host(self, table: Table, interaction: discord.Interaction) -> bool:
+        """Whether the user of *interaction* runs *table*: its host, or a moderator of the server."""
+        return self.is_host(table, self.actor(interaction))
+
+    # ------------------------------------------------------------------ lobby
+
+    async def open(self, kind: str, interaction: discord.Interaction, options: dict[str, Any],
+                   settings: dict[str, Any] | None = None) -> Table:
+        """|coro|
+
+        Open a table of *kind* for the user of *interaction* in a new thread of its channel (in
+        the channel itself where threads are not allowed) and post the lobby. *options* are the
+        engine's; *settings* the table's own (``race_window_ms``, ``bot_speed``).
+
+        Raises
+        ------
+        TableError
+            Bad options, not a text channel, or the user already sits at a table in this channel.
+        """
+        channel = interaction.channel
+        if channel is None or not isinstance(channel, discord.abc.Messageable):
+            raise TableError("Tables can only be opened in a text channel or thread of a server.")
+        table = await self.create(kind, self.actor(interaction), options, settings,
+                                  guild_id=interaction.guild_id, channel_id=channel.id)
+        thread: Any = channel
+        if isinstance(channel, discord.TextChannel):
+            try:
+                thread = await channel.create_thread(name=f"{table.title} #{table.id}",
+                                                     type=discord.ChannelType.public_thread,
+                                                     auto_archive_duration=1440)
+            except discord.HTTPException:
+                log.info("threads not allowed in %s; table %s stays in the channel", channel.id, table.id)
+        if thread is channel and self.table_in(channel.id) is not None:
+            await self.storage.update_game(table.id, status="cancelled")
+            raise TableError("This channel allows no threads and already has a running table; "
+                             "finish that one first, or open the table in a channel that allows threads.")
+        table.thread_id = thread.id
+        self.tables[table.id] = table
+        await self.storage.update_game(table.id, thread_id=table.thread_id)
+        await self._save_seats(table)
+        message = await thread.send(self.lobby_text(table), view=self._lobby_view(table))
+        table.message_id, table.message_posted_ms = message.id, posted_ms(message.id)
+        await self.storage.update_game(table.id, message_id=message.id)
+        log.info("table %s opened: %s in guild %s by user %s", table.id, kind, interaction.guild_id,
+                 interaction.user.id)
+        self._track(table, self._expire_lobby(table), "expiry")
+        return table
+
+    async def on_table_button(self, interaction: discord.Interaction, table_id: int, verb: str) -> None:
+        """|coro| Handle a lobby/board/leave/rematch/how-to-play button; every outcome answers the interaction.
+
+        The decision is taken under the table lock; the answer is sent after releasing it, so a
+        slow Discord call never holds up other players' clicks.
+        """
+        table = self.tables.get(table_id)
+        if table is None:
+            await self._refuse(interaction, "This table no longer exists.")
+            return
+        actor = self.actor(interaction)
+        try:
+            async with table.lock:
+                if verb == "board":
+                    reply = self._board_reply(interaction, table)
+                elif verb == "howto":
+                    reply = _Reply("send", fit_text(self.uis[table.kind].how_to_play(table)), ephemeral=True)
+                elif verb == "rematch":
+                    new = await self.rematch(table, actor)
+                    reply = _Reply("send", self.public_text(new), self._table_view(new), ephemeral=False,
+                                   table_message_of=new)
+                elif verb == "leave" and table.status == "running":
+                    await self.leave_running(table, actor)
+                    reply = _Reply("send", "You left the game; a bot plays your seat.")
+                elif table.status != "lobby":
+                    raise TableError("The lobby is closed: the game has started or was cancelled.")
+                else:
+                    reply = await self._lobby_click(table, actor, verb)
+        except TableError as exc:
+            reply = _Reply("refuse", str(exc))
+        await self._send_reply(interaction, reply)
+        self._remember_board(table, reply, interaction)
+        if reply.table_message_of is not None:
+            await self._adopt_message(interaction, reply.table_message_of)
+
+    async def _lobby_click(self, table: Table, actor: Actor, verb: str) -> _Reply:
+        """A lobby button's effect (lock held) and the lobby message it leaves."""
+        if verb == "start":
+            await self.start(table, actor)
+            return _Reply("edit", self.public_text(table), self._table_view(table))
+        if verb == "join":
+            await self.join(table, actor)
+        elif verb == "leave":
+            await self.leave(table, actor)
+        elif verb == "addbot":
+            await self.add_bot(table, actor)
+        elif verb == "cancel":
+            await self.cancel(table, actor)
+        else:
+            raise TableError("That button is not in use.")
+        return _Reply("edit", self.lobby_text(table), self._lobby_view(table) if table.status == "lobby" else None)
+
+    async def _send_reply(self, interaction: discord.Interaction, reply: _Reply) -> None:
+        if reply.kind == "refuse":
+            await self._refuse(interaction, reply.content)
+        elif reply.kind == "edit":
+            await interaction.response.edit_message(content=reply.content, view=reply.view)
+        else:
+            await interaction.response.send_message(reply.content, view=reply.view or discord.utils.MISSING,
+                                                    ephemeral=reply.ephemeral)
+
+    def _lobby_view(self, table: Table) -> discord.ui.View:
+        bots = [(name, f"Add a bot: {name}" + ("" if name == self.strength(table.kind, name)
+                                                else f" ({self.strength(table.kind, name)})"))
+                for name in self._bots(table.kind)]
+        return lobby_view(table.id, bots)
+
+    async def on_bot_pick(self, interaction: discord.Interaction, table_id: int, name: str) -> None:
+        """|coro| The host picked a bot in the lobby's menu: it takes a seat (answered like any lobby click)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            await self._refuse(interaction, "This table no longer exists.")
+            return
+        try:
+            async with table.lock:
+                if table.status != "lobby":
+                    raise TableError("The lobby is closed: the game has started or was cancelled.")
+                await self.add_bot(table, self.actor(interaction), name)
+                reply = _Reply("edit", self.lobby_text(table), self._lobby_view(table))
+        except TableError as exc:
+            reply = _Reply("refuse", str(exc))
+        await self._send_reply(interaction, reply)
+
+    async def kick(self, interaction: discord.Interaction, user_id: int) -> str:
+        """|coro| ``/table kick``: remove user *user_id* from this thread's table (host or moderators).
+
+        In the lobby the seat is freed; in a running game a bot takes it over. Returns what happened.
+
+        Raises
+        ------
+        TableError
+            Not in a table's thread, not allowed, or that user is not seated.
+        """
+        table = self.moderated_table(interaction.channel_id, self.actor(interaction))
+        async with table.lock:
+            answer = await self.kick_seat(table, user_id)
+        self._background(self._edit_lobby(table))
+        return answer
+
+    async def hand_host(self, interaction: discord.Interaction, user_id: int) -> str:
+        """|coro| ``/table host``: make seated user *user_id* the host of this thread's table.
+
+        Raises
+        ------
+        TableError
+            Not in a table's thread, not allowed, or that user is not seated.
+        """
+        table = self.moderated_table(interaction.channel_id, self.actor(interaction))
+        async with table.lock:
+            answer = await self.make_host(table, user_id)
+        self._background(self._edit_lobby(table))
+        return answer
+
+    async def end(self, interaction: discord.Interaction, table_id: int) -> Table:
+        """|coro| ``/table end``: end live table *table_id* of the interaction's server at once.
+
+        Allowed to that table's host and to moderators (:meth:`is_moderator`); the table is
+        cancelled, race claims still waiting are answered, and its message says who ended it.
+
+        Raises
+        ------
+        TableError
+            No live table with that number in this server, or the user may not end it.
+        """
+        actor = self.actor(interaction)
+        table = self.endable_table(table_id, interaction.guild_id, actor)
+        async with table.lock:
+            was_running = table.engine is not None
+            await self._cancel(table, "The table was ended.")
+            text = self.public_text(table) if was_running else self.lobby_text(table)
+        log.info("table %s ended by user %s", table.id, interaction.user.id)
+        if table.message_id is not None:
+            self._background(self._mark_ended(table, fit_text(f"⛔ This table was ended by {actor.name}.\n{text}")))
+        return table
+
+    async def _edit_lobby(self, table: Table) -> None:
+        if table.message_id is None or table.status != "lobby":
+            return
+        try:
+            channel = await self._channel(table)
+            await channel.get_partial_message(table.message_id).edit(
+                content=self.lobby_text(table), view=self._lobby_view(table))
+        except discord.HTTPException as exc:
+            log.warning("could not redraw the lobby of table %s: %s", table.id, exc)
+
+    async def _mark_ended(self, table: Table, text: str) -> None:
+        try:
+            channel = await self._channel(table)
+            await channel.get_partial_message(table.message_id).edit(
+                content=text, view=None, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.warning("could not mark table %s as ended: %s", table.id, exc)
+
+    async def _channel(self, table: Table) -> Any:
+        """The table's thread (or channel): from the cache, else fetched."""
+        return self.client.get_channel(table.thread_id) or await self.client.fetch_channel(table.thread_id)
+
+    # ------------------------------------------------------------------ playing
+
+    def _table_view(self, table: Table) -> discord.ui.View:
+        ui = self.uis[table.kind]
+        return table_view(table.id, ui.board_label, ui.public_buttons(table))
+
+    def board(self, table: Table, player: str, note: str = "",
+              selection: str | None = None) -> tuple[str, discord.ui.View | None]:
+        """The private board of *player* (text and view), with an optional *note* on top."""
+        ui = self.uis[table.kind]
+        assert table.engine is not None
+        if table.engine.is_over:
+            return (f"{note}\nThe game is over.".strip(), None)
+        notes = table.private_notes.get(player, [])[-3:]
+        board = ui.board(table, player, selection)
+        text = fit_text("\n".join(x for x in [note, *notes, board.text] if x))
+        return text, (board_view(table.id, table.version, board.buttons) if board.buttons else None)
+
+    async def open_board(self, interaction: discord.Interaction) -> None:
+        """|coro| ``/table board``: the caller's private board at this thread's table, ephemeral.
+
+        The way in when the table message (and its "Open my board" button) is gone.
+
+        Raises
+        ------
+        TableError
+            Not in a table's thread, the game has not started, or the caller is not playing.
+        """
+        table = self.table_in(interaction.channel_id)
+        if table is None:
+            raise TableError("Use this inside the thread of a running table.")
+        async with table.lock:
+            reply = self._board_reply(interaction, table)
+        await self._send_reply(interaction, reply)
+        self._remember_board(table, reply, interaction)
+
+    def _board_reply(self, interaction: discord.Interaction, table: Table) -> _Reply:
+        seat = table.seat_of_user(interaction.user.id)
+        if table.engine is None:
+            raise TableError("The game has not started yet.")
+        if seat is None or seat.is_bot:
+            raise TableError("You are not playing at this table; you can watch the table message.")
+        text, view = self.board(table, seat.player_id)
+        return _Reply("send", text, view, ephemeral=True, board_of=seat.player_id, version=table.version)
+
+    def _remember_board(self, table: Table, reply: _Reply, interaction: discord.Interaction,
+                        selection: str | None = None, note: str = "") -> None:
+        """Keep *interaction* as the token that edits *reply*'s board, so it is refreshed as the table changes."""
+        if reply.board_of is None or not self.live_boards or table.status != "running":
+            return
+        now = now_ms()
+        table.boards[reply.board_of] = OpenBoard(interaction, now, reply.version, selection, note, now)
+
+    async def on_move(self, interaction: discord.Interaction, table_id: int, version: int, token: str) -> None:
+        """|coro| A button on a private board: the one path every human move takes.
+
+        The answer is the player's redrawn board, which then stays live (:meth:`_board_loop`).
+        """
+        table = self.tables.get(table_id)
+        if table is None or table.engine is None:
+            await self._refuse(interaction, "This table is not running any more.")
+            return
+        seat = table.seat_of_user(interaction.user.id)
+        if seat is None:
+            await self._refuse(interaction, "You are not playing at this table.")
+            return
+        player = seat.player_id
+        click: Click | None = None
+        outcome: Outcome | None = None
+        note, selection = "", None
+        # The version check and the token's meaning are read under the table lock, so a move
+        # applied meanwhile cannot change what an index-based token stands for.
+        async with table.lock:
+            ui = self.uis[table.kind]
+            if version != table.version and not ui.token_is_stable(token):
+                note = "The table moved on — here is your fresh board."
+            else:
+                try:
+                    click = ui.on_board_click(table, player, token)
+                except TableError as exc:
+                    note = str(exc)
+                except (ValueError, KeyError, IndexError):  # a garbled token: answer, never raise
+                    log.warning("table %s: unreadable board token %r", table.id, token)
+                    note = "That button is no longer valid — here is your fresh board."
+                else:
+                    if (click.action is not None and click.action.get("type") in table.engine.table_actions
+                            and not self._is_host(table, interaction)):
+                        # The host's or the table's own moves (docs/tables.md, "Who may do what"),
+                        # whatever button a game's board offers them on.
+                        note, click = "Only the host (or a moderator) can do that.", None
+                    elif click.action is None:
+                        note, selection = click.note, click.selection
+                    elif table.engine.contested_resource(player, click.action) is None:
+                        table.timeouts.pop(player, None)
+                        outcome = await self._apply(table, player, click.action, _discord_ms(interaction))
+                        note = self._outcome_note(table, outcome, click.note)
+            if outcome is not None or click is None or click.action is None:
+                text, view = self.board(table, player, note, selection)
+        if click is not None and click.action is not None and outcome is None:  # contested: the race window
+            table.timeouts.pop(player, None)
+            outcome = await self.submit(table, player, click.action, _discord_ms(interaction),
+                                        on_contest=interaction.response.defer)
+            note = self._outcome_note(table, outcome, click.note)
+            text, view = self.board(table, player, note, selection)
+        shown = table.version
+        try:
+            if interaction.response.is_done():
+                await interaction.edit_original_response(content=text, view=view)
+            else:
+                await interaction.response.edit_message(content=text, view=view)
+        except discord.HTTPException as exc:
+            if outcome is None or not outcome.accepted:
+                raise
+            # Stored is done: never invite a second card with "try again" (docs/tables.md, Robustness).
+            log.warning("table %s: a stored move's answer failed (%s); telling the player it was played",
+                        table.id, exc)
+            await answer_error(interaction, "✅ Your move was played. Discord was slow to show it: press "
+                                            "**Open my board** (or `/table board`) for a fresh board.")
+            return
+        self._remember_board(table, _Reply("edit", board_of=player, version=shown), interaction, selection, note)
+
+    async def on_public(self, interaction: discord.Interaction, table_id: int, token: str) -> None:
+        """|coro| A game's own button on the public table message (Ready, End hand, …)."""
+        table = self.tables.get(table_id)
+        if table is None or table.engine is None or table.status != "running":
+            await self._refuse(interaction, "This table is not running any more.")
+            return
+        seat = table.seat_of_user(interaction.user.id)
+        is_host = self._is_host(table, interaction)
+        if (seat is None or seat.is_bot) and not is_host:
+            await self._refuse(interaction, "You are not playing at this table; you can watch it here.")
+            return
+        # An unseated host or moderator acts for the table: a table action names any seat.
+        player = seat.player_id if seat is not None and not seat.is_bot else table.seats[0].player_id
+        try:
+            action = self.uis[table.kind].on_public_click(table, player, token, is_host=is_host)
+        except TableError as exc:
+            await self._refuse(interaction, str(exc))
+            return
+        if (seat is None or seat.is_bot) and action.get("type") not in table.engine.table_actions:
+            await self._refuse(interaction, "You are not playing at this table; only table actions are yours.")
+            return
+        outcome = await self.submit(table, player, action, _discord_ms(interaction))
+        if outcome.accepted:
+            await interaction.response.defer()  # the table message itself shows the change
+        else:
+            await self._refuse(interaction, f"Refused: {outcome.reason}")
+
+    # ------------------------------------------------------------------ keeping messages current
+
+    def _watch(self, table: Table) -> list[Coroutine[Any, Any, None]]:
+        """The public message's redraw loop and the open boards' refresh loop of *table*."""
+        return [self._redraw_loop(table), self._board_loop(table)]
+
+    async def _board_loop(self, table: Table) -> None:
+        """Refresh every open private board of *table* as it changes (``docs/tables.md``, "Live boards").
+
+        Coalesced: one pass per ``board_refresh_ms`` at most, latest state wins; a board is edited
+        only when the table moved on since it was drawn. Each board is edited through its owner's
+        latest interaction token; near the token's end (15 minutes) the board says so, and after
+        it the board is forgotten (any click on it, or **Open my board**, gives a fresh one).
+        Interaction webhooks are outside Discord's global rate limit.
+        """
+        interval = self._cfg.board_refresh_ms / 1000
+        last = 0.0
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(table.boards_dirty.wait(), timeout=max(0.05, self.board_token_s / 30))
+            wait = last + interval - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            table.boards_dirty.clear()
+            last = time.monotonic()
+            if self._closing:
+                return
+            await asyncio.gather(*(self._refresh_board(table, player, board)
+                                   for player, board in list(table.boards.items())))
+            if table.status != "running":
+                table.boards.clear()
+                return
+
+    async def _refresh_board(self, table: Table, player: str, board: OpenBoard) -> None:
+        """Edit one open board to the table's current state (or tell its owner it stops updating)."""
+        age_s = (now_ms() - board.opened_ms) / 1000
+        expiring, last = age_s >= self.board_token_s * 0.8, age_s >= self.board_token_s * 0.93
+        if board.version == table.version and not last and (board.warned or not expiring):
+            return
+        seat = table.seat_of_player(player)
+        if seat is None or seat.is_bot or table.engine is None:
+            table.boards.pop(player, None)
+            return
+        note = board.note if now_ms() - board.note_ms < BOARD_NOTE_S * 1000 else ""
+        if last:
+            note = ("⌛ This board no longer updates by itself: press **Open my board** (or `/table board`) "
+                    "for one that does.")
+        elif expiring:
+            note = "\n".join(x for x in [note, "⌛ This board stops updating in a few minutes: press **Open my "
+                                             "board** for a fresh one."] if x)
+        version = table.version
+        text, view = self.board(table, player, note, board.selection)
+        try:
+            await board.interaction.edit_original_response(content=text, view=view)
+        except discord.HTTPException as exc:  # dismissed (10008) or the token ran out (50027): forget it
+            log.info("table %s: the board of %s can no longer be edited (%s)", table.id, player, exc.code)
+            if table.boards.get(player) is board:
+                table.boards.pop(player, None)
+            return
+        board.version, board.warned = version, expiring
+        if last and table.boards.get(player) is board:
+            table.boards.pop(player, None)
+        if board.version != table.version:
+            table.boards_dirty.set()
+
+    async def _redraw_loop(self, table: Table) -> None:
+        """Edit the public message at most once per ``redraw_interval_ms``, latest state wins."""
+        interval = self._cfg.redraw_interval_ms / 1000
+        last = 0.0
+        while True:
+            await table.dirty.wait()
+            wait = last + interval - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            table.dirty.clear()
+            last = time.monotonic()
+            if self._closing:
+                return
+            try:
+                await self._redraw(table)
+            except (discord.HTTPException, RuntimeError):
+                log.warning("redraw of table %s failed", table.id, exc_info=True)
+                if table.status != "running":  # the final standings must show: try again
+                    table.dirty.set()
+                    await asyncio.sleep(min(30.0, 2 * interval + 1))
+                    continue
+            if table.status != "running":
+                break
+        await asyncio.sleep(FINISHED_TTL_S)
+        if self.tables.get(table.id) is table:
+            self.tables.pop(table.id, None)
+
+    async def _redraw(self, table: Table) -> None:
+        channel = await self._channel(table)
+        finished = table.engine is not None and table.engine.is_over
+        view = finished_view(table.id) if finished else self._table_view(table)
+        text = self.public_text(table)
+        too_old = wall_ms() - table.message_posted_ms > self._cfg.repost_after_minutes * 60_000
+        if table.message_id is not None and not too_old:
+            try:
+                await channel.get_partial_message(table.message_id).edit(
+                    content=text, view=view, allowed_mentions=discord.AllowedMentions.none())
+                return
+            except discord.HTTPException as exc:
+                # 30046: too many edits to a message older than an hour; 10008: the message was deleted.
+                if exc.code not in (30046, 10008):
+                    raise
+                log.info("table %s: its message is %s; posting it anew", table.id,
+                         "gone" if exc.code == 10008 else "too old to edit")
+        message = await channel.send(text, view=view,
+                                     allowed_mentions=discord.AllowedMentions.none())
+        if table.message_id is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(table.message_id).edit(view=None)
+        table.message_id, table.message_posted_ms = message.id, posted_ms(message.id)
+        await self.storage.update_game(table.id, message_id=message.id)
+
+    async def _say(self, table: Table, text: str, *, ping: bool = False) -> None:
+        """Post a new message in the table's thread; it mentions (pings) users only with *ping*."""
+        try:
+            channel = await self._channel(table)
+            mentions = discord.AllowedMentions(users=True, everyone=False, roles=False) if ping \
+                else discord.AllowedMentions.none()
+            await channel.send(fit_text(text), allowed_mentions=mentions)
+        except discord.HTTPException:
+            log.warning("could not post to table %s", table.id, exc_info=True)
+
+    async def _adopt_message(self, interaction: discord.Interaction, new: Table) -> None:
+        """The answer just sent is *new*'s public message: remember it and start the table's tasks."""
+        message = await interaction.original_response()
+        new.message_id, new.message_posted_ms = message.id, posted_ms(message.id)
+        await self.storage.update_game(new.id, message_id=message.id)
+        self._start_tasks(new)
+
+    async def _refuse(self, interaction: discord.Interaction, message: str) -> None:
+        await answer_error(interaction, message)

@@ -1,0 +1,239 @@
+"""Seats and host controls: open, join, leave, add a bot, start, cancel, kick, hand over, end.
+
+Every request names its :class:`~bot.tables.core.Actor` (who asks, seen without Discord) and is
+refused with a :class:`~bot.tables.table.TableError` whose message the user reads
+(``docs/tables.md``, "Lobby" and "Who may do what"). The caller holds the table lock where a
+method says so; nothing here talks to Discord.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+from bot.tables.core import Actor
+from bot.tables.loops import TableLoops
+from bot.tables.table import Seat, Table, TableError
+
+__all__ = ["TableLobby"]
+
+log = logging.getLogger("parlor.tables")
+
+
+class TableLobby(TableLoops):
+    """Lobbies and host controls (a layer of the table service; see :mod:`bot.tables.core`)."""
+
+    def is_host(self, table: Table, actor: Actor) -> bool:
+        """Whether *actor* runs *table*: its host, or a moderator of the server."""
+        return actor.user_id == table.host_id or actor.moderator
+
+    async def create(self, kind: str, actor: Actor, options: dict[str, Any], settings: dict[str, Any] | None, *,
+                     guild_id: int | None, channel_id: int) -> Table:
+        """|coro| Store a new table of *kind* hosted by *actor* in channel *channel_id*, the host seated.
+
+        The caller gives it a thread (:attr:`Table.thread_id`) and posts the lobby.
+
+        Raises
+        ------
+        TableError
+            Bad options, or *actor* already sits at a live table in this channel.
+        """
+        engine_cls = self._engine_cls(kind)
+        try:
+            engine_cls.Options(**options)
+        except (TypeError, ValueError) as exc:
+            raise TableError(f"Those options don't work: {exc}") from None
+        for t in self.tables.values():
+            if t.channel_id == channel_id and t.status in ("lobby", "running") and t.seat_of_user(actor.user_id):
+                raise TableError(f"You already sit at table #{t.id} in this channel; leave it first.")
+        seed = random.SystemRandom().randrange(2**31)
+        settings = dict(settings or {})
+        game_id = await self.storage.create_game(kind, seed=seed, options=options, guild_id=guild_id,
+                                                 channel_id=channel_id, host_id=actor.user_id, settings=settings)
+        table = Table(id=game_id, kind=kind, title=engine_cls.title or kind, guild_id=guild_id, channel_id=channel_id,
+                      thread_id=channel_id, host_id=actor.user_id, options=options, seed=seed,
+                      min_players=engine_cls.min_players, max_players=engine_cls.max_players, settings=settings)
+        table.seats.append(Seat(f"u{actor.user_id}", actor.user_id, None, actor.name))
+        return table
+
+    async def join(self, table: Table, actor: Actor) -> None:
+        """|coro| Seat *actor* at lobby *table* (lock held).
+
+        Raises
+        ------
+        TableError
+            Already seated here or at another live table of the channel, or the table is full.
+        """
+        if table.seat_of_user(actor.user_id):
+            raise TableError("You are already seated at this table.")
+        if len(table.seats) >= table.max_players:
+            raise TableError(f"The table is full ({table.max_players} seats).")
+        for t in self.tables.values():
+            if (t is not table and t.channel_id == table.channel_id and t.status in ("lobby", "running")
+                    and t.seat_of_user(actor.user_id)):
+                raise TableError(f"You already sit at table #{t.id} in this channel.")
+        table.seats.append(Seat(f"u{actor.user_id}", actor.user_id, None, actor.name))
+        await self._lobby_changed(table)
+
+    async def leave(self, table: Table, actor: Actor) -> None:
+        """|coro| Give *actor*'s lobby seat back (lock held); a leaving host hands the role on, or cancels.
+
+        Raises
+        ------
+        TableError
+            *actor* is not seated.
+        """
+        seat = table.seat_of_user(actor.user_id)
+        if seat is None:
+            raise TableError("You are not seated at this table.")
+        table.seats.remove(seat)
+        if actor.user_id == table.host_id:
+            humans = [s for s in table.seats if not s.is_bot and s.user_id is not None]
+            if not humans:
+                await self._cancel(table)
+                return
+            table.host_id = humans[0].user_id  # type: ignore[assignment]  # filtered above
+            await self.storage.update_game(table.id, host_id=table.host_id)
+        await self._lobby_changed(table)
+
+    async def leave_running(self, table: Table, actor: Actor) -> None:
+        """|coro| *actor* leaves a running game: a bot takes the seat (lock held).
+
+        Raises
+        ------
+        TableError
+            *actor* is not playing, or the game has no bots.
+        """
+        seat = table.seat_of_user(actor.user_id)
+        if seat is None:
+            raise TableError("You are not playing at this table.")
+        if not await self._replace_with_bot(table, seat, "they left"):
+            raise TableError("This game has no bot to take your seat; ask the host to end the table instead.")
+
+    async def add_bot(self, table: Table, actor: Actor, name: str | None = None) -> None:
+        """|coro| The host seats bot *name* (default: the game's first, strongest bot) at lobby *table* (lock held).
+
+        Raises
+        ------
+        TableError
+            Not the host, the table is full, the game has no bots or no bot *name*.
+        """
+        if not self.is_host(table, actor):
+            raise TableError("Only the host can add bots.")
+        if len(table.seats) >= table.max_players:
+            raise TableError(f"The table is full ({table.max_players} seats).")
+        bots = self._bots(table.kind)
+        if not bots:
+            raise TableError("This game has no bots.")
+        name = name or next(iter(bots))
+        if name not in bots:
+            raise TableError(f"This game has no bot {name!r}; pick one from the menu.")
+        n = 1 + sum(1 for s in table.seats if s.is_bot)
+        while table.seat_of_player(f"bot{n}"):
+            n += 1
+        level = self.strength(table.kind, name)
+        table.seats.append(Seat(f"bot{n}", None, name, f"Bot {n} ({name if name == level else f'{name}, {level}'})"))
+        await self._lobby_changed(table)
+
+    async def start(self, table: Table, actor: Actor) -> None:
+        """|coro| The host deals (lock held): the engine starts and the table's tasks run.
+
+        Raises
+        ------
+        TableError
+            Not the host, or fewer seats than the game's minimum.
+        """
+        if not self.is_host(table, actor):
+            raise TableError("Only the host can start the game.")
+        if len(table.seats) < table.min_players:
+            raise TableError(f"{table.title} needs at least {table.min_players} players; "
+                             f"{len(table.seats)} seated. Add a bot or wait for players.")
+        await self._save_seats(table)
+        await self.storage.update_game(table.id, status="running")
+        self._start_engine(table)
+        self._start_tasks(table)
+
+    async def cancel(self, table: Table, actor: Actor) -> None:
+        """|coro| The host closes lobby *table* (lock held).
+
+        Raises
+        ------
+        TableError
+            Not the host.
+        """
+        if not self.is_host(table, actor):
+            raise TableError("Only the host can cancel the table.")
+        await self._cancel(table)
+
+    async def _lobby_changed(self, table: Table) -> None:
+        await self._save_seats(table)
+        table.version += 1
+
+    def moderated_table(self, channel_id: int | None, actor: Actor) -> Table:
+        """The live table of thread *channel_id*, if *actor* runs it.
+
+        Raises
+        ------
+        TableError
+            No live table there, or *actor* is neither its host nor a moderator.
+        """
+        table = self.table_in(channel_id)
+        if table is None:
+            raise TableError("Use this inside the thread of a live table.")
+        if not self.is_host(table, actor):
+            raise TableError("Only the host or a member with Manage Threads can do that.")
+        return table
+
+    async def kick_seat(self, table: Table, user_id: int) -> str:
+        """|coro| Remove user *user_id* from *table* (lock held): in a lobby the seat is freed, in a game a bot
+        takes it. Returns what happened, in words.
+
+        Raises
+        ------
+        TableError
+            That user is not seated, is the host, or the game has no bots.
+        """
+        seat = table.seat_of_user(user_id)
+        if seat is None:
+            raise TableError("That user is not seated at this table.")
+        if user_id == table.host_id:
+            raise TableError("The host cannot be kicked; hand the host role to someone else first.")
+        if table.status == "lobby":
+            table.seats.remove(seat)
+            await self._lobby_changed(table)
+            return f"{seat.name} was removed from table #{table.id}."
+        if await self._replace_with_bot(table, seat, "removed by the host"):
+            return f"{seat.name} was removed from table #{table.id}; a bot plays their seat."
+        raise TableError("This game has no bot to take that seat; end the table instead.")
+
+    async def make_host(self, table: Table, user_id: int) -> str:
+        """|coro| Make seated user *user_id* the host of *table* (lock held); returns what happened.
+
+        Raises
+        ------
+        TableError
+            That user is not seated.
+        """
+        seat = table.seat_of_user(user_id)
+        if seat is None:
+            raise TableError("Only a seated player can become the host.")
+        table.host_id = user_id
+        await self.storage.update_game(table.id, host_id=user_id)
+        return f"{seat.name} is now the host of table #{table.id}."
+
+    def endable_table(self, table_id: int, guild_id: int | None, actor: Actor) -> Table:
+        """Live table *table_id* of server *guild_id*, if *actor* may end it (``/table end``).
+
+        Raises
+        ------
+        TableError
+            No live table with that number in this server, or *actor* may not end it.
+        """
+        table = self.tables.get(table_id)
+        if table is None or table.guild_id != guild_id or table.status not in ("lobby", "running"):
+            raise TableError(f"There is no live table #{table_id} in this server.")
+        if not self.is_host(table, actor):
+            raise TableError(f"Only the host of table #{table_id} or a moderator (Manage Threads, or a moderator "
+                             "role) can end it.")
+        return table

@@ -1,0 +1,191 @@
+"""The table's background work: bots, turn timers, idle people, Ready between hands, lobby expiry.
+
+Each is a task of its table (``docs/tables.md``, "Playing"); durations come from ``[tables]`` in
+seconds times ``timer_scale``. No Discord here: warnings go through :meth:`TableCore._say`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+
+from bot.engine import TURNS
+from bot.tables.core import bot_speed_factor, now_ms, wall_ms
+from bot.tables.play import TablePlay
+from bot.tables.table import Seat, Table
+from bot.tables.text import fit_text
+
+__all__ = ["TableLoops"]
+
+log = logging.getLogger("parlor.tables")
+
+
+class TableLoops(TablePlay):
+    """Bots, timers, expiry and seats handed to bots (a layer of the table service; see :mod:`bot.tables.core`)."""
+
+    def _start_tasks(self, table: Table) -> None:
+        loop = asyncio.get_running_loop()
+        for i, watcher in enumerate(self._watch(table)):
+            table.tasks.append(loop.create_task(watcher, name=f"table-{table.id}-watch{i}"))
+        for player in table.bots:
+            table.tasks.append(loop.create_task(self._bot_loop(table, player), name=f"table-{table.id}-{player}"))
+        if self._engine_cls(table.kind).play_mode == TURNS:
+            table.tasks.append(loop.create_task(self._timer_loop(table), name=f"table-{table.id}-timer"))
+        else:
+            table.tasks.append(loop.create_task(self._idle_loop(table), name=f"table-{table.id}-idle"))
+        table.dirty.set()
+
+    async def _bot_loop(self, table: Table, player: str) -> None:
+        bot = table.bots[player]
+        while table.status == "running" and table.engine is not None:
+            changed = table.changed
+            try:
+                legal = [a for a in table.engine.legal_actions(player) if a["type"] not in table.engine.table_actions]
+                legal = self.uis[table.kind].bot_actions(table, player, legal)
+                choice = bot.choose(table.engine.view(player), legal) if legal else None
+                if choice is None:
+                    await changed.wait()
+                    continue
+                await asyncio.sleep(bot.delay_ms() * bot_speed_factor(table.settings) * self.bot_delay_scale / 1000)
+                if table.status != "running":
+                    return
+                await self.submit(table, player, choice, wall_ms())
+            except Exception:  # a bot must never take the table down, nor stop for good
+                log.exception("bot %s at table %s failed", player, table.id)
+                await asyncio.sleep(1)
+
+    async def _timer_loop(self, table: Table) -> None:
+        """Turn timers: warn, then take the game's timeout action, then after N timeouts seat a bot.
+
+        Guarded by the state version: any change restarts the timer, so a stale timer never fires
+        on a new turn. Durations come from ``[tables]`` (seconds) times :attr:`timer_scale`.
+        """
+        cfg = self._cfg
+        while table.status == "running" and table.engine is not None:
+            changed, version = table.changed, table.version
+            engine = table.engine
+            waiting = [s for s in table.seats if not s.is_bot and engine.timeout_action(s.player_id) is not None]
+            if not waiting:
+                await changed.wait()
+                continue
+            phases = [(cfg.turn_timeout_seconds - cfg.turn_warning_seconds, True), (cfg.turn_warning_seconds, False)]
+            moved = False
+            for seconds, warn_after in phases:
+                try:
+                    await asyncio.wait_for(changed.wait(), timeout=max(0.0, seconds * self.timer_scale))
+                    moved = True
+                    break
+                except TimeoutError:
+                    if warn_after and cfg.turn_warning_seconds > 0:
+                        await self._say(table, " ".join(f"<@{s.user_id}>" for s in waiting)
+                                        + f" ⏰ {cfg.turn_warning_seconds} s left before the table moves for you.",
+                                        ping=True)
+            if moved:
+                continue
+            for seat in waiting:
+                if table.version != version or table.status != "running":
+                    break
+                action = engine.timeout_action(seat.player_id)
+                if action is None:
+                    continue
+                outcome = await self.submit(table, seat.player_id, action, int(time.time() * 1000))
+                if outcome.accepted:
+                    table.timeouts[seat.player_id] = table.timeouts.get(seat.player_id, 0) + 1
+                    if table.timeouts[seat.player_id] >= cfg.timeouts_before_bot:
+                        await self._replace_with_bot(table, seat, "timed out too often")
+
+    async def _idle_loop(self, table: Table) -> None:
+        """Real-time games: warn an idle person, then seat a bot; make the not-ready ready between hands.
+
+        Durations come from ``[tables]`` (``idle_seconds``, ``idle_warning_seconds``,
+        ``ready_timeout_seconds``, seconds) times :attr:`timer_scale` (``docs/tables.md``).
+        """
+        cfg = self._cfg
+        scale = self.timer_scale
+        warned: set[str] = set()
+        between_since: float | None = None
+        while table.status == "running" and table.engine is not None:
+            await asyncio.sleep(max(0.02, min(1.0, cfg.idle_warning_seconds * scale / 3 or 1.0)))
+            engine, now = table.engine, now_ms()
+            humans = [s for s in table.seats if not s.is_bot]
+            waiting_ready = [s for s in humans if engine.timeout_action(s.player_id) == {"type": "ready"}]
+            if waiting_ready:
+                for seat in humans:  # between hands nobody idles; the next hand starts everyone afresh
+                    table.last_move_ms[seat.player_id] = now
+                between_since = between_since or now
+                if now - between_since >= cfg.ready_timeout_seconds * 1000 * scale:
+                    for seat in waiting_ready:
+                        await self.submit(table, seat.player_id, {"type": "ready"}, wall_ms())
+                    between_since = None
+                continue
+            between_since = None
+            for seat in humans:
+                if not [a for a in engine.legal_actions(seat.player_id) if a["type"] not in engine.table_actions]:
+                    table.last_move_ms[seat.player_id] = now  # nothing to do is not idling
+                    continue
+                idle = now - table.last_move_ms.setdefault(seat.player_id, now)
+                if idle >= cfg.idle_seconds * 1000 * scale:
+                    warned.discard(seat.player_id)
+                    async with table.lock:
+                        if table.status == "running" and not seat.is_bot:
+                            await self._replace_with_bot(table, seat, "idle")
+                elif (idle >= (cfg.idle_seconds - cfg.idle_warning_seconds) * 1000 * scale
+                      and seat.player_id not in warned and cfg.idle_warning_seconds > 0):
+                    warned.add(seat.player_id)
+                    self._track(table, self._say(table, f"<@{seat.user_id}> ⏰ no move for a while: a bot takes "
+                                                        f"your seat in {cfg.idle_warning_seconds} s.", ping=True),
+                                "idle-warning")
+
+    async def _expire_lobby(self, table: Table) -> None:
+        """Close a lobby that never started after ``lobby_expiry_minutes`` (``docs/tables.md``)."""
+        await asyncio.sleep(self._cfg.lobby_expiry_minutes * 60 * self.timer_scale)
+        current = asyncio.current_task()
+        if current in table.tasks:  # cancelling the table's tasks below must not cancel this one
+            table.tasks.remove(current)
+        async with table.lock:
+            if table.status != "lobby" or self.tables.get(table.id) is not table:
+                return
+            await self._cancel(table, "The lobby expired.")
+        log.info("table %s: lobby expired", table.id)
+        if table.message_id is not None:
+            await self._mark_ended(table, fit_text(f"⌛ This lobby expired: nobody started it within "
+                                                   f"{self._cfg.lobby_expiry_minutes} minutes.\n"
+                                                   f"{self.lobby_text(table)}"))
+
+    async def _replace_with_bot(self, table: Table, seat: Seat, why: str) -> bool:
+        """Hand *seat* to the game's default bot (the player id stays, so the game goes on).
+
+        Returns ``False`` when the game has no bots (nothing changes). The notice is posted by a
+        task of its own, so no caller holding the table lock waits on Discord.
+        """
+        bots = self._bots(table.kind)
+        if not bots or seat.is_bot:
+            return False
+        name = next(iter(bots))
+        who = seat.name
+        was_host = seat.user_id == table.host_id
+        seat.bot_name, seat.user_id, seat.name = name, None, f"{who} (bot)"
+        host_note = await self._pass_host(table) if was_host else ""  # the host left or timed out
+        await self._save_seats(table)
+        bot = bots[name](seat.player_id, random.Random(f"{table.seed}:{seat.player_id}:replacement"))
+        table.bots[seat.player_id] = bot
+        self._track(table, self._bot_loop(table, seat.player_id), seat.player_id)
+        table.notice = f"🤖 A bot took over {who}'s seat ({why}).{host_note}"
+        table.dirty.set()
+        self._track(table, self._say(table, table.notice), "notice")
+        if table.status == "running" and not any(not s.is_bot for s in table.seats):
+            self._background(self._abandon(table))
+        return True
+
+    async def _abandon(self, table: Table) -> None:
+        """A running table with no person left ends itself (``docs/tables.md``)."""
+        async with table.lock:
+            if table.status != "running" or any(not s.is_bot for s in table.seats):
+                return
+            await self._cancel(table, "The table ended: no players were left.")
+            text = self.public_text(table)
+        log.info("table %s ended: no players left", table.id)
+        if table.message_id is not None:
+            await self._mark_ended(table, fit_text(f"⛔ This table ended itself: no players were left.\n{text}"))

@@ -1,0 +1,176 @@
+"""Moves, races and results: the one path every move takes, a person's or a bot's (``docs/tables.md``).
+
+Check who may act, send contested moves through the race arbiter, apply to the engine, append to
+the action log (committed), deliver private events, and record the result at the end. No Discord
+here: a contested move's caller is told through *on_contest* that it waits for a race window.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.engine import Event, IllegalAction
+from bot.tables.core import TableCore, now_ms
+from bot.tables.race import Claim, Outcome, RaceArbiter
+from bot.tables.table import Table
+
+__all__ = ["TablePlay"]
+
+log = logging.getLogger("parlor.tables")
+
+
+class TablePlay(TableCore):
+    """Moves, races, results and seat hand-overs (a layer of the table service; see :mod:`bot.tables.core`)."""
+
+    def _start_engine(self, table: Table, actions: list[Any] | None = None) -> None:
+        engine_cls = self._engine_cls(table.kind)
+        players = [s.player_id for s in table.seats]
+        log_ = {"kind": engine_cls.kind, "seed": table.seed, "options": table.options, "players": players,
+                "actions": actions or []}
+        table.engine = engine_cls.replay(log_)
+        table.status = "running"
+        table.arbiter = RaceArbiter(table.settings.get("race_window_ms", self._cfg.race_window_ms),
+                                    self._cfg.race_tie_ms, random.Random(table.seed))
+        table.last_event_ms["start"] = now_ms()
+        table.timers.observe(table.engine.timed_rules(), now_ms())
+        if not actions:
+            self._deliver(table, table.engine.setup_events)
+        bots = self._bots(table.kind)
+        table.bots = {s.player_id: bots[s.bot_name](s.player_id, random.Random(f"{table.seed}:{s.player_id}"))
+                      for s in table.seats if s.is_bot and s.bot_name in bots}
+        table.bump()
+
+    async def submit(self, table: Table, player: str, action: dict[str, Any], discord_ts_ms: int,
+                     on_contest: Callable[[], Awaitable[Any]] | None = None) -> Outcome:
+        """|coro|
+
+        Submit one move for *player* (a human's click or a bot's), through the race arbiter when
+        it is contested (then *on_contest* is awaited first, e.g. to defer a Discord answer).
+        *discord_ts_ms* is the move's Discord timestamp (Unix ms), which orders a race. Returns its
+        :class:`~bot.tables.race.Outcome` once applied or refused.
+        """
+        assert table.engine is not None and table.arbiter is not None
+        resource = table.engine.contested_resource(player, action)
+        if resource is None:
+            async with table.lock:
+                return await self._apply(table, player, action, discord_ts_ms)
+        if on_contest is not None:
+            await on_contest()
+        future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
+        opened = table.arbiter.submit(Claim(resource, player, action, discord_ts_ms, future), now_ms())
+        if opened:
+            self._track(table, self._close_race_after(table, resource, table.arbiter.window_ms / 1000), "race")
+        return await future
+
+    async def _close_race_after(self, table: Table, resource: str, delay_s: float) -> None:
+        await asyncio.sleep(delay_s)
+        await self._close_race(table, resource)
+
+    async def _close_race(self, table: Table, resource: str) -> None:
+        assert table.arbiter is not None
+        claims = table.arbiter.close(resource)
+        winner: Claim | None = None
+        winner_outcome = Outcome(False)
+        async with table.lock:
+            for claim in claims:
+                try:
+                    outcome = await self._apply(table, claim.player, claim.action, claim.discord_ts_ms)
+                except Exception as exc:  # never leave a claimant waiting
+                    log.exception("race on %s at table %s failed", resource, table.id)
+                    if not claim.payload.done():
+                        claim.payload.set_exception(exc)
+                    continue
+                if outcome.accepted:
+                    if winner is None:
+                        winner, winner_outcome = claim, outcome
+                elif winner is not None:
+                    outcome.beaten_by = winner.player
+                    outcome.margin_ms = claim.discord_ts_ms - winner.discord_ts_ms
+                    winner_outcome.beat.append((claim.player, outcome.margin_ms))
+                if not claim.payload.done():
+                    claim.payload.set_result(outcome)
+
+    async def _apply(self, table: Table, player: str, action: dict[str, Any], discord_ts_ms: int | None) -> Outcome:
+        """Apply, log (committed) and announce one move; the table lock is held."""
+        engine = table.engine
+        assert engine is not None
+        if table.status != "running":
+            return Outcome(False, "The game is over." if engine.is_over else "The table is not running.")
+        wait = table.timers.wait_for(str(action.get("type")), now_ms())
+        if wait is not None:  # a timed rule of the game holds this action back (docs/tables.md)
+            return Outcome(False, wait.reason())
+        try:
+            events = engine.apply(player, action)
+        except IllegalAction as exc:
+            return Outcome(False, str(exc))
+        try:
+            await self.storage.append_action(table.id, engine.action_count, player, action,
+                                                 discord_ts_ms=discord_ts_ms)
+        except Exception:
+            # Not committed, so it did not happen: rebuild the game without it.
+            log.exception("could not store a move at table %s; it is undone", table.id)
+            undo = engine.log()
+            undo["actions"].pop()
+            table.engine = type(engine).replay(undo)
+            return Outcome(False, "That move could not be saved, so it did not happen. Please try again.")
+        self._deliver(table, events)
+        table.last_move_ms[player] = now_ms()
+        ui = self.uis[table.kind]
+        for event in events:
+            if event.audience is None and event.type in ui.notice_events and (line := ui.notice(table, event)):
+                self._track(table, self._say(table, line), "notice")
+        table.timers.observe(engine.timed_rules(), now_ms())
+        table.bump()
+        if engine.is_over:
+            await self._finish(table)
+        return Outcome(True, events=events)
+
+    async def _finish(self, table: Table) -> None:
+        table.status = "finished"
+        result = table.engine.result() if table.engine else None
+        await self.storage.save_result(table.id, result.to_json() if result else {})
+        log.info("table %s finished: %s in guild %s", table.id, table.kind, table.guild_id)
+        for hook in self.finish_hooks:
+            try:
+                await hook(table.id)
+            except Exception:  # a statistic must never take a finished game down
+                log.exception("after-game hook %r failed for table %s", hook, table.id)
+
+    def _deliver(self, table: Table, events: list[Event]) -> None:
+        now = now_ms()
+        for event in events:
+            table.last_event_ms[event.type] = now
+            if event.audience is None:
+                continue
+            for player in event.audience:
+                note = self.uis[table.kind].private_note(table, player, event)
+                if note:
+                    notes = table.private_notes.setdefault(player, [])
+                    notes.append(note[:300])
+                    del notes[:-5]
+        for player, bot in table.bots.items():
+            visible = [e for e in events if e.visible_to(player)]
+            if visible:
+                bot.observe(visible)
+
+    def _outcome_note(self, table: Table, outcome: Outcome, note: str = "") -> str:
+        if outcome.accepted:
+            lines = [note] if note else []
+            for loser, margin in outcome.beat:
+                lines.append(f"⚡ You got there first — ahead of {table.display_name(loser)} by {margin} ms.")
+            return "\n".join(lines)
+        text = f"Refused: {outcome.reason}"
+        if outcome.beaten_by:
+            text += f" — {table.display_name(outcome.beaten_by)} got there first by {outcome.margin_ms} ms."
+        return text
+
+    async def _pass_host(self, table: Table) -> str:
+        """Hand the host role to the first seated person (no one left: moderators only); returns a notice."""
+        humans = [s for s in table.seats if not s.is_bot]
+        table.host_id = humans[0].user_id if humans and humans[0].user_id is not None else 0
+        await self.storage.update_game(table.id, host_id=table.host_id)
+        return f" 👑 {humans[0].name} is now the host." if humans else " Only moderators run the table now."

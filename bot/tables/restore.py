@@ -1,0 +1,118 @@
+"""Restarts, rematches and shutdown: every table survives the bot's restart (``docs/tables.md``, "Restarts").
+
+A table's state in the database is its action log; :meth:`TableRestore.restore` rebuilds each
+unfinished table by replaying it. No Discord here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+
+from bot.engine import IllegalAction
+from bot.tables.core import Actor, now_ms, posted_ms
+from bot.tables.lobby import TableLobby
+from bot.tables.table import Seat, Table, TableError
+
+__all__ = ["TableRestore"]
+
+log = logging.getLogger("parlor.tables")
+
+
+class TableRestore(TableLobby):
+    """Restore, rematch and shutdown (a layer of the table service; see :mod:`bot.tables.core`)."""
+
+    async def rematch(self, table: Table, actor: Actor) -> Table:
+        """|coro| A new game at finished *table*: same seats and options, *actor* hosting (lock held).
+
+        The caller posts its message and then starts its tasks (``_start_tasks``).
+
+        Raises
+        ------
+        TableError
+            The game still runs, a rematch already started, or *actor* neither played nor runs the table.
+        """
+        if table.status != "finished":
+            raise TableError("The game is still running.")
+        if self.tables.get(table.id) is not table or table.rematched:
+            raise TableError("A rematch of this table has already started.")
+        if not table.seat_of_user(actor.user_id) and not self.is_host(table, actor):
+            raise TableError("Only the players of this table can start a rematch.")
+        seed = random.SystemRandom().randrange(2**31)
+        game_id = await self.storage.create_game(table.kind, seed=seed, options=table.options,
+                                                 guild_id=table.guild_id, channel_id=table.channel_id,
+                                                 thread_id=table.thread_id, host_id=actor.user_id,
+                                                 settings=table.settings)
+        new = Table(id=game_id, kind=table.kind, title=table.title, guild_id=table.guild_id,
+                    channel_id=table.channel_id, thread_id=table.thread_id, host_id=actor.user_id,
+                    options=table.options, seed=seed, min_players=table.min_players, max_players=table.max_players,
+                    settings=dict(table.settings),
+                    seats=[Seat(s.player_id, s.user_id, s.bot_name, s.name) for s in table.seats])
+        table.rematched = True
+        self.tables.pop(table.id, None)
+        self.tables[game_id] = new
+        await self._save_seats(new)
+        await self.storage.update_game(game_id, status="running")
+        self._start_engine(new)
+        return new
+
+    async def restore(self) -> int:
+        """|coro|
+
+        Rebuild every unfinished table of a registered game from storage, replaying running games'
+        action logs, re-arming their tasks and posting a "restored" notice. Returns how many.
+        """
+        restored = 0
+        for row in await self.storage.games_with_status("lobby", "running"):
+            if row.kind not in self.uis or row.id in self.tables or row.thread_id is None:
+                continue
+            if not self._on_this_shard(row.guild_id):
+                continue
+            engine_cls = self._engine_cls(row.kind)
+            seats = [Seat(s.player_id, s.user_id, s.bot_name,
+                          s.name or (f"Bot ({s.bot_name})" if s.bot_name else f"<@{s.user_id}>"))
+                     for s in await self.storage.seats(row.id)]
+            table = Table(id=row.id, kind=row.kind, title=engine_cls.title or row.kind, guild_id=row.guild_id,
+                          channel_id=row.channel_id or row.thread_id, thread_id=row.thread_id,
+                          host_id=row.host_id or 0, options=row.options, seed=row.seed,
+                          min_players=engine_cls.min_players, max_players=engine_cls.max_players,
+                          seats=seats, message_id=row.message_id, settings=row.settings,
+                          message_posted_ms=posted_ms(row.message_id) if row.message_id else 0)
+            self.tables[row.id] = table
+            if row.status == "running":
+                actions = [[a.player_id, a.action] for a in await self.storage.actions(row.id)]
+                try:
+                    self._start_engine(table, actions)
+                except (IllegalAction, ValueError):
+                    log.exception("table %s could not be replayed; it is cancelled", row.id)
+                    await self._cancel(table)
+                    continue
+                table.notice = "♻️ Restored after a restart — every accepted move is in place."
+                table.last_move_ms = {s.player_id: now_ms() for s in table.seats}
+                if table.engine is not None and table.engine.is_over:  # it ended just before the stop
+                    await self._finish(table)
+                self._start_tasks(table)
+            else:
+                self._track(table, self._expire_lobby(table), "expiry")
+            restored += 1
+        return restored
+
+    async def shutdown(self) -> None:
+        """|coro| Stop every table's tasks and wait for them (the state is already in storage).
+
+        Claims still waiting in a race window are refused, so no click is left unanswered.
+        """
+        self._closing = True
+        tasks = [task for table in self.tables.values() for task in table.tasks]
+        for table in self.tables.values():
+            self._stop_tasks(table)
+            self._settle_claims(table, "The table is restarting; try again in a moment.")
+        await asyncio.gather(*tasks, *self._chores, return_exceptions=True)
+
+    def _on_this_shard(self, guild_id: int | None) -> bool:
+        """Whether a guild's tables belong to this process (Discord's ``(guild_id >> 22) % shard_count``)."""
+        count, mine = self.shards
+        if not count or mine is None or guild_id is None:
+            return True
+        return (guild_id >> 22) % count in mine

@@ -1,0 +1,266 @@
+"""The table service's lobby and move logic, without any Discord (docs/tables.md, "The table service inside").
+
+The layers below the Discord one are driven directly: an :class:`OfflineTables` records what
+would be said in the thread instead of posting it, and the storage is a real SQLite file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.config import TablesConfig
+from bot.engine import SIMULTANEOUS, Action, Engine, Event, IllegalAction, Result
+from bot.storage import Storage
+from bot.tables.core import Actor
+from bot.tables.restore import TableRestore
+from bot.tables.table import Table, TableError
+from bot.tables.ui import GameUI
+from tests.engine.sample_game import BOTS, HighCard
+
+ALICE, BOB, CAROL = Actor(1, "alice"), Actor(2, "bob"), Actor(3, "carol")
+MOD = Actor(9, "mod", moderator=True)
+
+
+class OfflineTables(TableRestore):
+    """The table service without its Discord layer: what it would post is recorded."""
+
+    def __init__(self, storage: Storage, config: TablesConfig) -> None:
+        super().__init__(storage, config)
+        self.said: list[str] = []
+        self.ended: list[str] = []
+
+    async def _say(self, table: Table, text: str, *, ping: bool = False) -> None:
+        self.said.append(text)
+
+    async def _mark_ended(self, table: Table, text: str) -> None:
+        self.ended.append(text)
+
+
+@dataclass(frozen=True)
+class GrabOptions:
+    """No options."""
+
+
+class Grab(Engine):
+    """A test-only race: everyone reaches for one token at once; the first applied takes it."""
+
+    kind = "grab"
+    title = "Grab"
+    min_players = 2
+    max_players = 4
+    Options = GrabOptions
+    play_mode = SIMULTANEOUS
+
+    def _setup(self) -> list[Event]:
+        self.holder: str | None = None
+        return []
+
+    def _legal_actions(self, player: str) -> list[Action]:
+        return [] if self.holder else [{"type": "grab"}]
+
+    def _apply(self, player: str, action: Action) -> list[Event]:
+        if self.holder is not None:
+            raise IllegalAction(f"{self.holder} already has the token")
+        self.holder = player
+        return [Event("grabbed", {"player": player})]
+
+    def contested_resource(self, player: str, action: Action) -> str | None:
+        return "token"
+
+    def _view(self, player: str | None) -> dict[str, Any]:
+        return {"holder": self.holder}
+
+    def _is_over(self) -> bool:
+        return self.holder is not None
+
+    def _result(self) -> Result:
+        return Result.from_scores({p: float(p == self.holder) for p in self.players})
+
+
+def ui_for(kind: str) -> GameUI:
+    """The default rendering, registered for game *kind*."""
+    return type(f"{kind}UI", (GameUI,), {"kind": kind})()
+
+
+@pytest.fixture
+async def tables(tmp_path: Path) -> AsyncIterator[OfflineTables]:
+    async with Storage.open(str(tmp_path / "t.db")) as storage:
+        service = OfflineTables(storage, TablesConfig(race_window_ms=50))
+        service.register_ui(ui_for("high-card"), engine=HighCard, bots=BOTS)
+        service.register_ui(ui_for("grab"), engine=Grab, bots={})
+        service.bot_delay_scale = 0.001
+        yield service
+        await service.shutdown()
+
+
+async def lobby(tables: OfflineTables, kind: str = "high-card", host: Actor = ALICE) -> Table:
+    table = await tables.create(kind, host, {}, None, guild_id=10, channel_id=20)
+    tables.tables[table.id] = table
+    return table
+
+
+# ---------------------------------------------------------------------- lobby
+
+
+async def test_join_seats_a_person_once(tables: OfflineTables) -> None:
+    table = await lobby(tables)
+    await tables.join(table, BOB)
+    assert [s.name for s in table.seats] == ["alice", "bob"]
+    with pytest.raises(TableError, match="already seated"):
+        await tables.join(table, BOB)
+    assert [s.user_id for s in await tables.storage.seats(table.id)] == [1, 2], "the seats are stored"
+
+
+async def test_a_full_table_refuses_another_seat(tables: OfflineTables) -> None:
+    table = await lobby(tables)
+    for user in range(2, 5):
+        await tables.join(table, Actor(user, f"p{user}"))
+    with pytest.raises(TableError, match="full"):
+        await tables.join(table, Actor(5, "late"))
+    assert len(table.seats) == 4
+
+
+async def test_one_live_table_per_person_per_channel(tables: OfflineTables) -> None:
+    await lobby(tables)
+    with pytest.raises(TableError, match="already sit at table #1"):
+        await tables.create("high-card", ALICE, {}, None, guild_id=10, channel_id=20)
+    other = await lobby(tables, host=BOB)
+    with pytest.raises(TableError, match="already sit at table #1"):
+        await tables.join(other, ALICE)
+
+
+async def test_bad_options_are_refused_with_the_reason(tables: OfflineTables) -> None:
+    with pytest.raises(TableError, match="Those options don't work"):
+        await tables.create("high-card", ALICE, {"tricks": 99}, None, guild_id=10, channel_id=20)
+
+
+async def test_only_the_host_or_a_moderator_adds_bots_starts_and_cancels(tables: OfflineTables) -> None:
+    table = await lobby(tables)
+    await tables.join(table, BOB)
+    for request in (tables.add_bot(table, BOB), tables.start(table, BOB), tables.cancel(table, BOB)):
+        with pytest.raises(TableError, match="Only the host"):
+            await request
+    await tables.add_bot(table, MOD)
+    assert table.seats[-1].is_bot and table.status == "lobby"
+    await tables.start(table, MOD)
+    assert table.status == "running" and table.engine is not None
+
+
+async def test_start_needs_the_games_minimum(tables: OfflineTables) -> None:
+    table = await lobby(tables)
+    with pytest.raises(TableError, match="needs at least 2 players; 1 seated"):
+        await tables.start(table, ALICE)
+    assert table.engine is None
+
+
+async def test_a_leaving_host_hands_the_lobby_on_and_the_last_person_cancels_it(tables: OfflineTables) -> None:
+    table = await lobby(tables)
+    await tables.join(table, BOB)
+    await tables.leave(table, ALICE)
+    assert table.host_id == BOB.user_id and (await tables.storage.game(table.id)).host_id == BOB.user_id
+    await tables.add_bot(table, BOB)
+    await tables.leave(table, BOB)
+    assert table.status == "cancelled" and table.id not in tables.tables
+
+
+async def test_kick_frees_a_lobby_seat_but_never_the_hosts(tables: OfflineTables) -> None:
+    table = await lobby(tables)
+    await tables.join(table, BOB)
+    with pytest.raises(TableError, match="host cannot be kicked"):
+        await tables.kick_seat(table, ALICE.user_id)
+    assert "bob was removed" in await tables.kick_seat(table, BOB.user_id)
+    assert [s.name for s in table.seats] == ["alice"]
+
+
+async def test_leaving_a_running_game_hands_the_seat_to_a_bot_and_the_host_role_on(tables: OfflineTables) -> None:
+    table = await lobby(tables)
+    await tables.join(table, BOB)
+    await tables.start(table, ALICE)
+    await tables.leave_running(table, ALICE)
+    seat = table.seat_of_player(f"u{ALICE.user_id}")
+    assert seat is not None and seat.is_bot and table.host_id == BOB.user_id
+    await asyncio.sleep(0)  # the notice is posted by a task of its own
+    assert any("A bot took over alice's seat (they left)" in s for s in tables.said)
+
+
+async def test_the_last_person_leaving_ends_the_table(tables: OfflineTables) -> None:
+    table = await lobby(tables)
+    await tables.add_bot(table, ALICE)
+    await tables.start(table, ALICE)
+    table.message_id = 1234  # the table has a message, which must say why it ended
+    await tables.leave_running(table, ALICE)
+    for _ in range(20):
+        await asyncio.sleep(0.01)
+    assert table.status == "cancelled"
+    assert tables.ended and "no players were left" in tables.ended[-1]
+
+
+# ---------------------------------------------------------------------- moves
+
+
+async def test_a_legal_move_is_applied_and_stored_before_it_is_reported(tables: OfflineTables) -> None:
+    table = await lobby(tables)
+    await tables.join(table, BOB)
+    await tables.start(table, ALICE)
+    assert table.engine is not None
+    player = table.engine.players[0]
+    action = table.engine.legal_actions(player)[0]
+    outcome = await tables.submit(table, player, action, 1_700_000_000_000)
+    assert outcome.accepted
+    stored = await tables.storage.actions(table.id)
+    assert [(a.player_id, a.action, a.discord_ts_ms) for a in stored] == [(player, action, 1_700_000_000_000)]
+
+
+async def test_an_illegal_move_is_refused_with_the_reason_and_changes_nothing(tables: OfflineTables) -> None:
+    table = await lobby(tables)
+    await tables.join(table, BOB)
+    await tables.start(table, ALICE)
+    assert table.engine is not None
+    before, version = table.engine.log(), table.version
+    outcome = await tables.submit(table, table.engine.players[1], {"type": "play", "card": "nope"}, 0)
+    assert not outcome.accepted and outcome.reason == "it is not your turn"
+    assert table.engine.log() == before and table.version == version
+    assert await tables.storage.actions(table.id) == []
+
+
+async def test_a_race_is_won_by_the_earlier_discord_timestamp_not_the_earlier_arrival(tables: OfflineTables) -> None:
+    table = await lobby(tables, "grab")
+    await tables.join(table, BOB)
+    await tables.start(table, ALICE)
+    alice, bob = f"u{ALICE.user_id}", f"u{BOB.user_id}"
+    deferred: list[str] = []
+
+    async def defer() -> None:
+        deferred.append("deferred")
+
+    late_arrival_early_stamp = asyncio.ensure_future(asyncio.sleep(0.01))
+    first = asyncio.create_task(tables.submit(table, alice, {"type": "grab"}, 1_000_100, on_contest=defer))
+    await late_arrival_early_stamp
+    second = asyncio.create_task(tables.submit(table, bob, {"type": "grab"}, 1_000_060, on_contest=defer))
+    alice_outcome, bob_outcome = await asyncio.gather(first, second)
+    assert bob_outcome.accepted and bob_outcome.beat == [(alice, 40)]
+    assert not alice_outcome.accepted and alice_outcome.beaten_by == bob and alice_outcome.margin_ms == 40
+    assert deferred == ["deferred", "deferred"], "each contested claim was told it waits for the window"
+    assert table.engine is not None and table.engine.view(None)["holder"] == bob
+    assert table.status == "finished" and (await tables.storage.game(table.id)).status == "finished"
+
+
+async def test_a_timed_rule_holds_its_action_back_with_the_time_left(tables: OfflineTables) -> None:
+    """Dutch Blitz's stuck rule: End hand waits stuck_seconds after the last Dutch-pile play."""
+    from bot.games.dutch_blitz import BOTS as DB_BOTS
+    from bot.games.dutch_blitz import ENGINE as DutchBlitz
+
+    tables.register_ui(ui_for("dutch-blitz"), engine=DutchBlitz, bots=DB_BOTS)
+    table = await tables.create("dutch-blitz", ALICE, {"stuck_seconds": 60}, None, guild_id=10, channel_id=21)
+    tables.tables[table.id] = table
+    await tables.join(table, BOB)
+    await tables.start(table, ALICE)
+    outcome = await tables.submit(table, f"u{ALICE.user_id}", {"type": "end_hand"}, 0)
+    assert not outcome.accepted and outcome.reason.startswith("not yet")
+    assert table.engine is not None and table.engine.view(None)["phase"] == "play"
