@@ -6,7 +6,8 @@ on desktop and mobile. Board tokens (they go into custom ids) name the player's 
 a hidden card, and mean the same move whatever the table's version (everyone plays at once, so a
 board is nearly always a version behind): ``c:<source>`` (a card clicked: onto the Dutch pile it
 fits, else select it), ``p:<source>:<j>`` (onto Post pile *j*), ``s:<i>:<j>`` (the whole Post pile
-*i* onto *j*), ``flip``, ``shift``, ``ready``, ``x`` (cancel the selection); a *source* is
+*i* onto *j*), ``flip``, ``shift``, ``ready``, ``x`` (cancel the selection), ``pick`` (the Pick… button: choose a
+card for a Post pile, even one that fits a Dutch pile) and ``m:<source>`` (a card so picked); a *source* is
 ``blitz``, ``wood`` or ``post:<i>``. The engine refuses a move that no longer fits, with its reason.
 
 Cards are drawn by the table kit's :func:`bot.tables.cards.blitz_card`: each colour is shown and
@@ -26,6 +27,9 @@ from cogs._rules import SUMMARIES
 __all__ = ["DutchBlitzUI"]
 
 COLOURS = ("red", "blue", "yellow", "green")
+
+PICK = "pick"
+"""The board's selection while the player picks a card for a Post pile (the Pick… button)."""
 
 
 def _card(card: dict[str, Any] | None) -> str:
@@ -143,14 +147,28 @@ class DutchBlitzUI(GameUI):
         buttons: list[BoardButton] = []
         sources = [("blitz", me["blitz_top"])] + [(f"post:{i}", p[-1] if p else None)
                                                    for i, p in enumerate(me["posts"])] + [("wood", me["wood_top"])]
+        to_post = {a["from"] for a in legal if a["type"] in ("post", "stack")}
+        picking = selection == PICK
         for source, card in sources:
             if card is None:
                 continue
             fits = any(a["type"] == "dutch" and a["from"] == source for a in legal)
-            style = "success" if selection == source else ("primary" if fits else "secondary")
             row = 1 if source.startswith("post:") else 0
+            if picking:  # every card goes to a Post pile now, even one that fits a Dutch pile
+                buttons.append(BoardButton(f"{_source_name(source)} {_card(card)}", f"m:{source}",
+                                           "primary" if source in to_post else "secondary",
+                                           disabled=source not in to_post, row=row))
+                continue
+            style = "success" if selection == source else ("primary" if fits else "secondary")
             buttons.append(BoardButton(f"{_source_name(source)} {_card(card)}", f"c:{source}", style, row=row))
-        if selection is not None:
+        if picking:
+            lines.append("Pick the card to put on a Post pile, or Cancel.")
+            buttons.append(BoardButton("Cancel", "x", "secondary", row=3))
+        elif selection is None and any(any(a["type"] == "dutch" and a["from"] == source for a in legal)
+                                       for source in to_post):
+            # A blue card plays onto its Dutch pile on a click; this is the way to build with it instead.
+            buttons.append(BoardButton("Pick… (to a Post pile)", PICK, "secondary", row=3))
+        if selection is not None and not picking:
             card = dict(sources).get(selection)
             lines.append(f"Selected: {_source_name(selection)} {_card(card)} — pick a Post pile, or Cancel.")
             for action in legal:
@@ -178,6 +196,13 @@ class DutchBlitzUI(GameUI):
             return Click(selection=None)
         if token in ("flip", "shift", "ready"):
             return Click({"type": token})
+        if token == PICK:
+            return Click(selection=PICK)
+        if token.startswith("m:"):  # picked in Pick… mode: select it for a Post pile
+            source = token[2:]
+            if any(a["type"] in ("post", "stack") and a["from"] == source for a in legal):
+                return Click(selection=source)
+            return Click(note=f"Your {_source_name(source)} card fits no Post pile right now.")
         if token.startswith("p:"):  # p:<source>:<j>, the source itself may hold a colon (post:1)
             source, _, j = token[2:].rpartition(":")
             return Click({"type": "post", "from": source, "to": f"post:{j}"})
