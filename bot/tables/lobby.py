@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
+import secrets
 from typing import Any
 
 from bot.tables.core import Actor
@@ -48,7 +49,7 @@ class TableLobby(TableLoops):
             if t.channel_id == channel_id and t.status in ("lobby", "running") and t.seat_of_user(actor.user_id):
                 raise TableError(f"You already sit at table #{t.id} in this channel; leave it first.")
         seed = random.SystemRandom().randrange(2**31)
-        settings = dict(settings or {})
+        settings = {**(settings or {}), "secret": secrets.token_hex(16)}  # keys the board tokens (codec)
         game_id = await self.storage.create_game(kind, seed=seed, options=options, guild_id=guild_id,
                                                  channel_id=channel_id, host_id=actor.user_id, settings=settings)
         table = Table(id=game_id, kind=kind, title=engine_cls.title or kind, guild_id=guild_id, channel_id=channel_id,

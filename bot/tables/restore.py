@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import secrets
 
 from bot.engine import IllegalAction
 from bot.tables.core import Actor, now_ms, posted_ms
@@ -40,14 +41,15 @@ class TableRestore(TableLobby):
         if not table.seat_of_user(actor.user_id) and not self.is_host(table, actor):
             raise TableError("Only the players of this table can start a rematch.")
         seed = random.SystemRandom().randrange(2**31)
+        settings = {**table.settings, "secret": secrets.token_hex(16)}
         game_id = await self.storage.create_game(table.kind, seed=seed, options=table.options,
                                                  guild_id=table.guild_id, channel_id=table.channel_id,
                                                  thread_id=table.thread_id, host_id=actor.user_id,
-                                                 settings=table.settings)
+                                                 settings=settings)
         new = Table(id=game_id, kind=table.kind, title=table.title, guild_id=table.guild_id,
                     channel_id=table.channel_id, thread_id=table.thread_id, host_id=actor.user_id,
                     options=table.options, seed=seed, min_players=table.min_players, max_players=table.max_players,
-                    settings=dict(table.settings),
+                    settings=settings,
                     seats=[Seat(s.player_id, s.user_id, s.bot_name, s.name) for s in table.seats])
         table.rematched = True
         self.tables.pop(table.id, None)

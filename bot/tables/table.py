@@ -99,7 +99,8 @@ class Table:
         starts from the clock (Unix ms) when the table is built, so a board drawn before a
         restart can never match a version after it.
     settings:
-        The table's own settings (not engine options), e.g. ``{"race_window_ms": 200}``.
+        The table's own settings (not engine options), e.g. ``{"race_window_ms": 200}``, and its
+        ``secret`` (see :attr:`codec_secret`), which is never shown.
     last_event_ms:
         Event type to when it last happened (monotonic milliseconds), e.g. for "no Dutch-pile
         play for 60 s".
@@ -140,6 +141,14 @@ class Table:
     boards: dict[str, OpenBoard] = field(default_factory=dict)
     """Player id to that person's open private board, refreshed as the table changes."""
     boards_dirty: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def codec_secret(self) -> str | None:
+        """The table's own random secret (128 bits, hex) that keys its board tokens, or ``None``
+        for a table stored before tables had one (``docs/tables.md``, "Custom ids").
+        """
+        secret = self.settings.get("secret")
+        return str(secret) if secret else None
 
     def seat_of_user(self, user_id: int) -> Seat | None:
         """The seat of Discord user *user_id*, or ``None``."""

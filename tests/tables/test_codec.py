@@ -64,9 +64,13 @@ def test_a_table_secret_takes_the_place_of_the_seed() -> None:
     """A table carrying a codec_secret keys its tokens with it rather than with its seed."""
     table = table_for(new_engine("blitz", 2, 1), seed=11)
     before = codec_for(table, "u0").token({"type": "knock"})
-    table.codec_secret = "a long random secret"
+    assert codec_for(table, "u0").key == derive_key("11", "u0"), "an old table without a secret uses its seed"
+    table.settings["secret"] = "5f0c3a9e8d7b6a5f4e3d2c1b0a998877"
     assert codec_for(table, "u0").token({"type": "knock"}) != before
-    assert codec_for(table, "u0").key == derive_key("a long random secret", "u0")
+    other = table_for(new_engine("blitz", 2, 1), seed=11)
+    other.settings["secret"] = "00112233445566778899aabbccddeeff"
+    assert codec_for(other, "u0").token({"type": "knock"}) != codec_for(table, "u0").token({"type": "knock"}), \
+        "the same seed with another secret gives other tokens: the seed alone decides nothing"
 
 
 def test_a_token_of_an_action_no_longer_legal_is_refused_with_a_reason() -> None:

@@ -135,6 +135,22 @@ async def test_one_live_table_per_person_per_channel(tables: OfflineTables) -> N
         await tables.join(other, ALICE)
 
 
+async def test_every_table_and_its_rematch_get_a_secret_of_their_own(tables: OfflineTables) -> None:
+    """The secret that keys board tokens is random per table, stored, and new for a rematch."""
+    first, second = await lobby(tables), await lobby(tables, host=BOB)
+    assert first.codec_secret and second.codec_secret and first.codec_secret != second.codec_secret
+    assert len(first.codec_secret) == 32, "128 bits"
+    assert (await tables.storage.game(first.id)).settings["secret"] == first.codec_secret
+    await tables.add_bot(first, ALICE)
+    await tables.start(first, ALICE)
+    assert first.engine is not None
+    while not first.engine.is_over:
+        player = first.engine.to_act()[0]
+        await tables.submit(first, player, first.engine.legal_actions(player)[0], 0)
+    again = await tables.rematch(first, ALICE)
+    assert again.codec_secret and again.codec_secret != first.codec_secret
+
+
 async def test_bad_options_are_refused_with_the_reason(tables: OfflineTables) -> None:
     with pytest.raises(TableError, match="Those options don't work"):
         await tables.create("high-card", ALICE, {"tricks": 99}, None, guild_id=10, channel_id=20)
