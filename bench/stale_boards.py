@@ -7,8 +7,10 @@ The production bot runs against the loopback Discord with the default table sett
 strength, ``bot_speed`` relaxed) play Dutch Blitz in real time. The person watches the board *as
 it is on their screen* (their ephemeral message in the loopback Discord): when it shows a card
 that fits a Dutch pile (blue), they reach for it and click it after a human reaction time
-(log-normal, median 0.9 s); otherwise, half the time they Flip (after the same reaction time) and
-half the time they keep watching for 0.5 s. A click reaches Discord 150 ms after it is made.
+(log-normal, median 0.9 s), unless they see it stop fitting at least 250 ms before the click lands
+(the time a person needs to stop a movement: an *aborted* reach, not a click); otherwise, half the
+time they Flip (after the same reaction time) and half the time they keep watching (looking again
+every 0.1 s). A click reaches Discord 150 ms after it is made.
 A Dutch-pile click counts as **refused** when it does not put the person's card on a Dutch pile:
 the engine refused it, a bot won the race to that pile, or the card no longer fitted. The run is
 made the same way with live boards off (a board changes only when its owner clicks: the behaviour
@@ -34,6 +36,9 @@ from sandbox import FakeDiscord, running_bot
 LAG_S = 0.15
 """Seconds between the person's click and Discord receiving it."""
 
+STOP_S = 0.25
+"""Seconds before a click lands within which a person can no longer stop it."""
+
 
 def reaction_s(rng: random.Random) -> float:
     """A person's time from seeing a card to clicking it, in seconds (log-normal, median 0.9 s)."""
@@ -45,7 +50,7 @@ def dutch_plays(table, player: str) -> int:
 
 
 async def person(fake: FakeDiscord, client: ParlorBot, user, channel, clicks: int, rng: random.Random) -> list[int]:
-    """One person at their own table: returns [Dutch-pile clicks, refused, of which lost a race]."""
+    """One person at their own table: returns [Dutch-pile clicks, refused, of which lost a race, aborted reaches]."""
     await fake.slash(user, channel, "dutch-blitz new")
     await fake.wait_for(lambda: fake.threads(channel) and fake.messages(fake.threads(channel)[-1]), timeout=10)
     lobby = fake.last_message(fake.threads(channel)[-1])
@@ -55,7 +60,7 @@ async def person(fake: FakeDiscord, client: ParlorBot, user, channel, clicks: in
     table = next(t for t in client.tables.tables.values() if t.seat_of_user(user.id))
     me = table.seat_of_user(user.id).player_id
     board = (await fake.click(user, lobby, "Open my board")).message
-    made = refused = lost = 0
+    made = refused = lost = aborted = 0
     while made < clicks and not table.engine.is_over:
         if table.engine.view(None)["phase"] != "play":
             await asyncio.sleep(0.5)
@@ -71,10 +76,17 @@ async def person(fake: FakeDiscord, client: ParlorBot, user, channel, clicks: in
         elif other is not None and rng.random() < 0.5:
             pick = other
         else:
-            await asyncio.sleep(0.5)  # keep watching
+            await asyncio.sleep(0.1)  # keep watching
             continue
         token = pick.custom_id.rsplit(":v", 1)[1].split(":", 1)[1]
-        await asyncio.sleep(reaction_s(rng) + LAG_S)
+        await asyncio.sleep(max(0.0, reaction_s(rng) - STOP_S))
+        if fitting:  # the last moment the person can still stop: does the card still look blue?
+            seen = fake.message(board.id)
+            still = next((b for b in seen.buttons if b.custom_id and b.custom_id.endswith(f":{token}")), None)
+            if still is None or still.style != 1:
+                aborted += 1
+                continue
+        await asyncio.sleep(STOP_S + LAG_S)
         current = fake.message(board.id)  # a refresh may have redrawn it meanwhile: same place, same card
         same = next((b for b in current.buttons if b.custom_id and b.custom_id.endswith(f":{token}")), None)
         before = dutch_plays(table, me)
@@ -93,7 +105,7 @@ async def person(fake: FakeDiscord, client: ParlorBot, user, channel, clicks: in
             if dutch_plays(table, me) == before:
                 refused += 1
                 lost += "got there first" in fake.message(board.id).content
-    return [made, refused, lost]
+    return [made, refused, lost, aborted]
 
 
 async def one_run(live: bool, tables: int, clicks: int, seed: int) -> tuple[list[int], float]:
@@ -116,7 +128,7 @@ async def one_run(live: bool, tables: int, clicks: int, seed: int) -> tuple[list
                     results = await asyncio.gather(*(person(fake, client, user, channel, clicks,
                                                             random.Random(seed * 1000 + i))
                                                      for i, (user, channel) in enumerate(people)))
-                    return [sum(r[k] for r in results) for k in range(3)], time.monotonic() - start
+                    return [sum(r[k] for r in results) for k in range(4)], time.monotonic() - start
 
 
 async def main() -> None:
@@ -128,10 +140,11 @@ async def main() -> None:
     args = parser.parse_args()
     print(f"Stale Dutch-pile clicks: {args.tables} tables of 1 person + 3 bots (relaxed), default table settings")
     for live in {"off": [False], "on": [True], "both": [False, True]}[args.live]:
-        (made, refused, lost), seconds = await one_run(live, args.tables, args.clicks, args.seed)
+        (made, refused, lost, aborted), seconds = await one_run(live, args.tables, args.clicks, args.seed)
         share = 100 * refused / made if made else 0.0
         print(f"live boards {'on ' if live else 'off'}: {refused}/{made} Dutch-pile clicks refused "
-              f"({share:.1f} %), of which {lost} lost a race; {seconds:.0f} s of play", flush=True)
+              f"({share:.1f} %), of which {lost} lost a race; {aborted} reaches stopped in time; "
+              f"{made - refused} cards played in {seconds:.0f} s", flush=True)
 
 
 if __name__ == "__main__":

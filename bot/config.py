@@ -193,7 +193,7 @@ class TablesConfig:
     timeouts_before_bot: int = 2
     redraw_interval_ms: int = 1200
     repost_after_minutes: int = 50
-    board_refresh_ms: int = 1000
+    board_refresh_ms: int = 500
     idle_seconds: int = 180
     idle_warning_seconds: int = 30
     ready_timeout_seconds: int = 60
