@@ -3,6 +3,7 @@
 - Engines (``bot/engine``, ``bot/games``) import no Discord, asyncio, aiohttp, storage, tables,
   client, cogs or sandbox, never the clock (``time``, ``datetime``) and never the global
   ``random`` (only ``from random import Random``).
+- The tournament logic (``bot/tournaments``) is pure like the engines, under the same rules.
 - Storage (``bot/storage``) knows no tables, client, cogs, Discord or sandbox.
 - The table service's logic (every ``bot/tables`` module but its Discord layer: ``discord_io``,
   ``components``, ``commands`` and the ``service`` front) imports no Discord and no client, so the
@@ -56,6 +57,7 @@ def violations(path: str, source: str) -> list[str]:
     """The layer rules *source* (the module at repository-relative *path*) breaks, one line each."""
     out: list[str] = []
     engine = path.startswith(("bot/engine/", "bot/games/"))
+    tournament = path.startswith("bot/tournaments/")
     storage = path.startswith("bot/storage/")
     production = path.startswith(("bot/", "cogs/"))
     table_logic = path.startswith("bot/tables/") and path not in TABLE_DISCORD_LAYER
@@ -66,6 +68,10 @@ def violations(path: str, source: str) -> list[str]:
             out.append(f"{path}:{line}: an engine imports {name}")
         if engine and name == "random" and whole:
             out.append(f"{path}:{line}: an engine imports the global random (use random.Random)")
+        if tournament and _hits(name, ENGINE_FORBIDDEN):
+            out.append(f"{path}:{line}: the tournament logic imports {name}")
+        if tournament and (name == "random" and whole or name.startswith("random.") and name != "random.Random"):
+            out.append(f"{path}:{line}: the tournament logic imports the global random (use random.Random)")
         if storage and _hits(name, STORAGE_FORBIDDEN):
             out.append(f"{path}:{line}: storage imports {name}")
         if table_logic and _hits(name, TABLE_LOGIC_FORBIDDEN):
@@ -99,6 +105,19 @@ def test_the_layer_rules_hold() -> None:
     ("bot/tables/service.py", "from bot.games.dutch import DutchEngine", "the core imports a game"),
     ("bot/tables/lobby.py", "import discord", "the table logic imports discord"),
     ("bot/tables/play.py", "from bot.client import ParlorBot", "the table logic imports bot.client"),
+    ("bot/tournaments/swiss.py", "import discord", "the tournament logic imports discord"),
+    ("bot/tournaments/swiss.py", "import asyncio", "the tournament logic imports asyncio"),
+    ("bot/tournaments/pods.py", "import aiohttp", "the tournament logic imports aiohttp"),
+    ("bot/tournaments/model.py", "import aiosqlite", "the tournament logic imports aiosqlite"),
+    ("bot/tournaments/model.py", "from bot.storage import Storage", "the tournament logic imports bot.storage"),
+    ("bot/tournaments/model.py", "from bot.tables.table import Table", "the tournament logic imports bot.tables"),
+    ("bot/tournaments/model.py", "from bot.client import ParlorBot", "the tournament logic imports bot.client"),
+    ("bot/tournaments/model.py", "import cogs.dutch_blitz", "the tournament logic imports cogs"),
+    ("bot/tournaments/model.py", "from sandbox import FakeDiscord", "the tournament logic imports sandbox"),
+    ("bot/tournaments/standings.py", "import time", "the tournament logic imports time"),
+    ("bot/tournaments/standings.py", "from datetime import datetime", "the tournament logic imports datetime"),
+    ("bot/tournaments/swiss.py", "import random", "the tournament logic imports the global random"),
+    ("bot/tournaments/swiss.py", "from random import shuffle", "the tournament logic imports the global random"),
 ])
 def test_a_planted_violation_is_caught(path: str, source: str, expected: str) -> None:
     """The check fails on each kind of planted violation (so it is not a test that cannot fail)."""
@@ -110,6 +129,8 @@ def test_allowed_imports_pass() -> None:
     assert violations("bot/games/x/engine.py", "from random import Random\nfrom bot.games.x.options import O") == []
     assert violations(REGISTRY, "import bot.games") == []
     assert violations("cogs/dutch_blitz.py", "from bot.games.dutch_blitz import ENGINE") == []
+    assert violations("bot/tournaments/swiss.py", "from random import Random\nimport networkx as nx\n"
+                      "from bot.tournaments.model import Match") == []
 
 
 def test_nothing_points_at_the_reference_folder() -> None:
