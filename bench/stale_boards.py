@@ -69,7 +69,7 @@ async def person(fake: FakeDiscord, client: ParlorBot, user, channel, clicks: in
             board = (await fake.click(user, lobby, "Open my board")).message
             continue
         shown = fake.message(board.id)  # what is on the person's screen now
-        fitting = [b for b in shown.buttons if b.custom_id and ":c:" in b.custom_id and b.style == 1]
+        fitting = [b for b in shown.buttons if b.label.startswith(("Blitz ", "Wood ", "Post ")) and b.style == 1]
         other = next((b for b in shown.buttons if b.label.startswith(("Flip", "Shift"))), None)
         if fitting:
             pick = fitting[0]

@@ -2,13 +2,10 @@
 
 Only :meth:`Engine.view <bot.engine.core.Engine.view>` is read; every rule stays in
 ``bot/games/dutch_blitz``. Colours are shown with coloured squares (🟥🟦🟨🟩), which read the same
-on desktop and mobile. Board tokens (they go into custom ids) name the player's own piles, never
-a hidden card, and mean the same move whatever the table's version (everyone plays at once, so a
-board is nearly always a version behind): ``c:<source>`` (a card clicked: onto the Dutch pile it
-fits, else select it), ``p:<source>:<j>`` (onto Post pile *j*), ``s:<i>:<j>`` (the whole Post pile
-*i* onto *j*), ``flip``, ``shift``, ``ready``, ``x`` (cancel the selection), ``pick`` (the Pick… button: choose a
-card for a Post pile, even one that fits a Dutch pile) and ``m:<source>`` (a card so picked); a *source* is
-``blitz``, ``wood`` or ``post:<i>``. The engine refuses a move that no longer fits, with its reason.
+on desktop and mobile. Board buttons carry intents (see :meth:`DutchBlitzUI.intents`), which the
+table kit's codec turns into opaque tokens: they name the player's own piles, never a card, and
+mean the same move whatever the table's version (everyone plays at once, so a board is nearly
+always a version behind). The engine refuses a move that no longer fits, with its reason.
 
 Cards are drawn by the table kit's :func:`bot.tables.cards.blitz_card`: each colour is shown and
 named (``🟥 R7``), so colour-blind players can play.
@@ -16,6 +13,7 @@ named (``🟥 R7``), so colour-blind players can play.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bot.engine import Action
@@ -140,7 +138,8 @@ class DutchBlitzUI(GameUI):
         me = view["seats"][view["me"]]
         legal = engine.legal_actions(player)
         if view["phase"] != "play":
-            ready = [BoardButton("Ready", "ready", "success")] if {"type": "ready"} in legal else []
+            ready = ([BoardButton("Ready", self.intent(table, player, {"do": "ready"}), "success")]
+                     if {"type": "ready"} in legal else [])
             return Board(f"Hand {view['hand']} is over. Your total: {me['total']}.", ready)
         lines = [self._piles_line(view),
                  f"Your Blitz pile: {me['blitz_count']} left · hand {me['hand_count']} · Wood {me['wood_count']}"]
@@ -155,19 +154,22 @@ class DutchBlitzUI(GameUI):
             fits = any(a["type"] == "dutch" and a["from"] == source for a in legal)
             row = 1 if source.startswith("post:") else 0
             if picking:  # every card goes to a Post pile now, even one that fits a Dutch pile
-                buttons.append(BoardButton(f"{_source_name(source)} {_card(card)}", f"m:{source}",
+                buttons.append(BoardButton(f"{_source_name(source)} {_card(card)}",
+                                           self.intent(table, player, {"pick": source}),
                                            "primary" if source in to_post else "secondary",
                                            disabled=source not in to_post, row=row))
                 continue
             style = "success" if selection == source else ("primary" if fits else "secondary")
-            buttons.append(BoardButton(f"{_source_name(source)} {_card(card)}", f"c:{source}", style, row=row))
+            buttons.append(BoardButton(f"{_source_name(source)} {_card(card)}",
+                                       self.intent(table, player, {"card": source}), style, row=row))
         if picking:
             lines.append("Pick the card to put on a Post pile, or Cancel.")
-            buttons.append(BoardButton("Cancel", "x", "secondary", row=3))
+            buttons.append(BoardButton("Cancel", self.intent(table, player, {"do": "cancel"}), "secondary", row=3))
         elif selection is None and any(any(a["type"] == "dutch" and a["from"] == source for a in legal)
                                        for source in to_post):
             # A blue card plays onto its Dutch pile on a click; this is the way to build with it instead.
-            buttons.append(BoardButton("Pick… (to a Post pile)", PICK, "secondary", row=3))
+            buttons.append(BoardButton("Pick… (to a Post pile)", self.intent(table, player, {"do": "pick"}),
+                                       "secondary", row=3))
         if selection is not None and not picking:
             card = dict(sources).get(selection)
             lines.append(f"Selected: {_source_name(selection)} {_card(card)} — pick a Post pile, or Cancel.")
@@ -176,51 +178,68 @@ class DutchBlitzUI(GameUI):
                     j = int(action["to"][5:])
                     top = me["posts"][j][-1] if me["posts"][j] else None
                     if action["type"] == "stack":
-                        label, token = f"→ Post {j + 1} {_card(top)} (whole pile)", f"s:{selection[5:]}:{j}"
+                        label, intent = f"→ Post {j + 1} {_card(top)} (whole pile)", {"stack": selection, "to": j}
                     else:
-                        label, token = f"→ Post {j + 1} {_card(top)}", f"p:{selection}:{j}"
-                    buttons.append(BoardButton(label, token, "primary", row=2))
-            buttons.append(BoardButton("Cancel", "x", "secondary", row=3))
+                        label, intent = f"→ Post {j + 1} {_card(top)}", {"post": selection, "to": j}
+                    buttons.append(BoardButton(label, self.intent(table, player, intent), "primary", row=2))
+            buttons.append(BoardButton("Cancel", self.intent(table, player, {"do": "cancel"}), "secondary", row=3))
         if {"type": "flip"} in legal:
-            buttons.append(BoardButton(f"Flip ({me['hand_count']} in hand)", "flip", "secondary", row=0))
+            buttons.append(BoardButton(f"Flip ({me['hand_count']} in hand)", self.intent(table, player, {"do": "flip"}),
+                                       "secondary", row=0))
         if {"type": "shift"} in legal:
-            buttons.append(BoardButton("Shift (stuck)", "shift", "secondary", row=0))
+            buttons.append(BoardButton("Shift (stuck)", self.intent(table, player, {"do": "shift"}), "secondary",
+                                       row=0))
         return Board("\n".join(lines), buttons)
 
-    def on_board_click(self, table: Table, player: str, token: str) -> Click:
+    def intents(self, table: Table, player: str) -> list[dict[str, Any]]:
+        """Every meaning a board button may have for *player* (the kit turns each into a token).
+
+        ``{"card": s}`` (a card clicked: onto the Dutch pile it fits, else select it),
+        ``{"pick": s}`` (a card picked in Pick… mode, for a Post pile), ``{"post": s, "to": j}``
+        (onto Post pile *j*), ``{"stack": "post:i", "to": j}`` (the whole Post pile *i* onto *j*)
+        and ``{"do": "flip" | "shift" | "ready" | "pick" | "cancel"}``; a source *s* is ``blitz``,
+        ``wood`` or ``post:<i>``.
+        """
+        engine = table.engine
+        assert engine is not None
+        view = engine.view(player)
+        posts = len(view["seats"][view["me"]]["posts"]) if "me" in view else 0
+        sources = ["blitz", "wood", *(f"post:{i}" for i in range(posts))]
+        out: list[dict[str, Any]] = [{"do": verb} for verb in ("flip", "shift", "ready", "pick", "cancel")]
+        out += [{kind: s} for kind in ("card", "pick") for s in sources]
+        out += [{"post": s, "to": j} for s in sources for j in range(posts)]
+        out += [{"stack": f"post:{i}", "to": j} for i in range(posts) for j in range(posts)]
+        return out
+
+    def on_intent(self, table: Table, player: str, intent: Mapping[str, Any]) -> Click:
         """A card plays onto the Dutch pile it fits; otherwise it is selected and its Post targets shown."""
         engine = table.engine
         assert engine is not None
         legal = engine.legal_actions(player)
-        if token == "x":
+        verb = intent.get("do")
+        if verb == "cancel":
             return Click(selection=None)
-        if token in ("flip", "shift", "ready"):
-            return Click({"type": token})
-        if token == PICK:
+        if verb == "pick":
             return Click(selection=PICK)
-        if token.startswith("m:"):  # picked in Pick… mode: select it for a Post pile
-            source = token[2:]
+        if verb in ("flip", "shift", "ready"):
+            return Click({"type": verb})
+        if "pick" in intent:  # picked in Pick… mode: select it for a Post pile
+            source = intent["pick"]
             if any(a["type"] in ("post", "stack") and a["from"] == source for a in legal):
                 return Click(selection=source)
             return Click(note=f"Your {_source_name(source)} card fits no Post pile right now.")
-        if token.startswith("p:"):  # p:<source>:<j>, the source itself may hold a colon (post:1)
-            source, _, j = token[2:].rpartition(":")
-            return Click({"type": "post", "from": source, "to": f"post:{j}"})
-        if token.startswith("s:"):
-            i, _, j = token[2:].partition(":")
-            return Click({"type": "stack", "from": f"post:{i}", "to": f"post:{j}"})
-        if token.startswith("c:"):
-            source = token[2:]
-            dutch = [a for a in legal if a["type"] == "dutch" and a["from"] == source]
-            if dutch:
-                # Equivalent piles (same colour, same top): prefer one nobody is racing for right now.
-                free = [a for a in dutch if table.arbiter is None
-                        or (resource := engine.contested_resource(player, a)) is None
-                        or table.arbiter.deadline(resource) is None]
-                return Click((free or dutch)[0])
-            if any(a["type"] in ("post", "stack") and a["from"] == source for a in legal):
-                return Click(selection=source)
-            return Click(note=f"Your {_source_name(source)} card fits no Dutch pile and no Post pile right now.")
-        raise TableError("That button is from an older board.")
-
-
+        if "post" in intent:
+            return Click({"type": "post", "from": intent["post"], "to": f"post:{intent['to']}"})
+        if "stack" in intent:
+            return Click({"type": "stack", "from": intent["stack"], "to": f"post:{intent['to']}"})
+        source = intent["card"]
+        dutch = [a for a in legal if a["type"] == "dutch" and a["from"] == source]
+        if dutch:
+            # Equivalent piles (same colour, same top): prefer one nobody is racing for right now.
+            free = [a for a in dutch if table.arbiter is None
+                    or (resource := engine.contested_resource(player, a)) is None
+                    or table.arbiter.deadline(resource) is None]
+            return Click((free or dutch)[0])
+        if any(a["type"] in ("post", "stack") and a["from"] == source for a in legal):
+            return Click(selection=source)
+        return Click(note=f"Your {_source_name(source)} card fits no Dutch pile and no Post pile right now.")

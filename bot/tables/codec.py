@@ -34,7 +34,7 @@ import base64
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -45,12 +45,14 @@ if TYPE_CHECKING:
     from bot.tables.table import Table
 
 __all__ = ["ActionCodec", "codec_for", "derive_key", "canonical_json", "is_action_token", "is_selection_token",
-           "ACTION_PREFIX", "SELECTION_PREFIX", "TOKEN_CHARS"]
+           "is_intent_token", "ACTION_PREFIX", "SELECTION_PREFIX", "INTENT_PREFIX", "TOKEN_CHARS"]
 
 ACTION_PREFIX = "k."
 """The prefix of an action token."""
 SELECTION_PREFIX = "s."
 """The prefix of a picker selection token."""
+INTENT_PREFIX = "i."
+"""The prefix of an intent token (a game UI's own button meaning, see :meth:`ActionCodec.intent_token`)."""
 TOKEN_CHARS = 12
 """Base32 characters after the prefix: 60 bits, so two of one player's actions never share one."""
 
@@ -110,6 +112,11 @@ def is_selection_token(token: str) -> bool:
     return token.startswith(SELECTION_PREFIX) and _TOKEN_RE.fullmatch(token[len(SELECTION_PREFIX):]) is not None
 
 
+def is_intent_token(token: str) -> bool:
+    """Whether *token* has the shape of an intent token (``i.`` + 12 base32 characters)."""
+    return token.startswith(INTENT_PREFIX) and _TOKEN_RE.fullmatch(token[len(INTENT_PREFIX):]) is not None
+
+
 class ActionCodec:
     """Tokens of one player's actions at one table (see the module docstring).
 
@@ -149,6 +156,35 @@ class ActionCodec:
     def selection_token(self, selection_id: str) -> str:
         """The token of a picker step, *selection_id* being its canonical description (``s.`` + 12)."""
         return SELECTION_PREFIX + self._hash("selection", selection_id)
+
+    def intent_token(self, intent: Mapping[str, Any]) -> str:
+        """The token of *intent*, a game UI's own meaning of a button (``i.`` + 12 base32 characters).
+
+        An intent is a small JSON-ready dict that says what a click means to the UI rather than
+        which engine action it is, e.g. Dutch Blitz's ``{"card": "wood"}`` ("my Wood card: onto
+        the Dutch pile it fits, whichever that is when the click arrives"). Like an action token
+        it is keyed, version-independent and names nothing.
+
+        Raises
+        ------
+        TypeError
+            *intent* holds something JSON cannot carry.
+        """
+        return INTENT_PREFIX + self._hash("intent", canonical_json(intent))
+
+    def decode_intent(self, token: str, vocabulary: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+        """The intent among *vocabulary* (every intent the UI's boards may carry) whose token is *token*.
+
+        Raises
+        ------
+        TableError
+            No intent of the vocabulary has that token (a board of an older layout).
+        """
+        if is_intent_token(token):
+            for intent in vocabulary:
+                if self.intent_token(intent) == token:
+                    return intent
+        raise TableError("That button is from an older board — here is your fresh board.")
 
     def decode(self, token: str, legal: Sequence[Action]) -> Action:
         """The action among *legal* (the player's current legal actions) whose token is *token*.

@@ -11,7 +11,7 @@ and fail loudly with a :class:`LimitError`; nothing is silently cut.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -443,7 +443,8 @@ class GameUI:
         """What *player*'s click on board button (or menu option) *token* does.
 
         An action token plays its action, when it is still legal; a selection token shows that
-        step of the picker; ``x`` goes back to the first step.
+        step of the picker; ``x`` goes back to the first step; an intent token (a button the game
+        UI made with :meth:`intent`) goes to :meth:`on_intent`.
 
         Raises
         ------
@@ -451,10 +452,13 @@ class GameUI:
             The move is no longer possible, the step no longer exists, or the token is not one
             of the picker's (an old board of another layout); the message says which.
         """
-        from bot.tables.codec import is_action_token
+        from bot.tables.codec import codec_for, is_action_token, is_intent_token, is_selection_token
         from bot.tables.picker import CANCEL
         from bot.tables.table import TableError
 
+        if is_intent_token(token):
+            return self.on_intent(table, player, codec_for(table, player).decode_intent(
+                token, self.intents(table, player)))
         if token == CANCEL:
             return Click(selection=None)
         picker = self.picker(table, player)
@@ -462,7 +466,37 @@ class GameUI:
             return Click(picker.decode(token))
         if picker.has_step(token):
             return Click(selection=token)
-        raise TableError("That choice is no longer open — here is your fresh board.")
+        if is_selection_token(token):
+            raise TableError("That choice is no longer open — here is your fresh board.")
+        raise TableError("That button is no longer valid — here is your fresh board.")
+
+    def intents(self, table: Table, player: str) -> list[dict[str, Any]]:
+        """Every intent the boards of this UI may carry for *player* (its vocabulary; default none).
+
+        A game whose buttons mean more than one fixed action (Dutch Blitz: "my Wood card, onto
+        whichever Dutch pile it fits when the click arrives") declares them as small dicts here,
+        puts ``self.intent(table, player, {...})`` on its buttons and reads the click in
+        :meth:`on_intent`: the kit's codec makes the tokens, so the game writes no token grammar.
+        """
+        return []
+
+    def intent(self, table: Table, player: str, intent: dict[str, Any]) -> str:
+        """The board token for *intent* (one of :meth:`intents`): keyed, version-independent, opaque."""
+        from bot.tables.codec import codec_for
+
+        return codec_for(table, player).intent_token(intent)
+
+    def on_intent(self, table: Table, player: str, intent: Mapping[str, Any]) -> Click:
+        """What a click on a button made with :meth:`intent` does (the decoded *intent*).
+
+        Raises
+        ------
+        bot.tables.TableError
+            The click cannot be taken now, with the reason.
+        """
+        from bot.tables.table import TableError
+
+        raise TableError("That button is not in use.")
 
     def private_note(self, table: Table, player: str, event: Event) -> str | None:
         """The line a private *event* (one only *player* may see) adds to their board, or ``None``.

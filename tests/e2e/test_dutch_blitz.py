@@ -24,7 +24,7 @@ async def open_blitz(fake: FakeDiscord, world: World, **options):
 
 
 def card_buttons(board):
-    return [b for b in board.buttons if b.custom_id and ":c:" in b.custom_id]
+    return [b for b in board.buttons if b.custom_id and b.label.startswith(("Blitz ", "Wood ", "Post "))]
 
 
 async def play_one_move(fake: FakeDiscord, user, lobby, *, build_posts: bool = False) -> str:

@@ -132,3 +132,22 @@ def test_blitz_card_ids_are_upper_case_so_tokens_cannot_hold_them() -> None:
     """The structural guarantee the shape check relies on: every card id holds an upper-case letter."""
     assert all(any(ch.isupper() for ch in card_id) for card_id in CARD_IDS)
     assert BlitzCard(7, "green", 10).id == "7G10"
+
+
+def test_an_intent_round_trips_and_an_unknown_one_is_refused() -> None:
+    """A game UI's own button meanings (intents) get opaque, keyed tokens decoded against its vocabulary."""
+    from bot.tables.codec import is_intent_token
+
+    table = table_for(new_engine("dutch-blitz", 2, 1), seed=3)
+    codec = codec_for(table, "u0")
+    vocabulary = [{"card": "wood"}, {"card": "post:0"}, {"post": "blitz", "to": 2}, {"do": "flip"}]
+    tokens = [codec.intent_token(i) for i in vocabulary]
+    assert len(set(tokens)) == len(tokens) and all(is_intent_token(t) and len(t) == 14 for t in tokens)
+    assert all(re.fullmatch(TOKEN_PATTERN, t) for t in tokens)
+    assert [codec.decode_intent(t, vocabulary) for t in tokens] == vocabulary
+    assert codec_for(table, "u1").intent_token({"card": "wood"}) != tokens[0], "each player's tokens differ"
+    assert codec.intent_token({"to": 2, "post": "blitz"}) == tokens[2], "key order does not matter"
+    with pytest.raises(TableError, match="older board"):
+        codec.decode_intent(tokens[0], vocabulary[1:])
+    with pytest.raises(TableError, match="older board"):
+        codec.decode_intent("c:wood", vocabulary)
