@@ -11,8 +11,11 @@ that fits a Dutch pile (blue), they reach for it and click it after a human reac
 (the time a person needs to stop a movement: an *aborted* reach, not a click); otherwise, half the
 time they Flip (after the same reaction time) and half the time they keep watching (looking again
 every 0.1 s). A click reaches Discord 150 ms after it is made.
-A Dutch-pile click counts as **refused** when it does not put the person's card on a Dutch pile:
-the engine refused it, a bot won the race to that pile, or the card no longer fitted. The run is
+Two figures per mode. A reach is **stale** when the card the board showed as fitting no longer
+fitted a Dutch pile at the moment the person chose it: the board was behind the table. A
+Dutch-pile click counts as **refused** when it does not put the person's card on a Dutch pile:
+the board was stale, a bot won the race to that pile, or a bot took the pile between the choice
+and the click (a person is slower than the table, whatever the board shows). The run is
 made the same way with live boards off (a board changes only when its owner clicks: the behaviour
 before live boards) and on (``docs/tables.md``, "Live boards"). Prints one line per mode.
 """
@@ -45,12 +48,18 @@ def reaction_s(rng: random.Random) -> float:
     return min(3.0, max(0.4, math.exp(rng.gauss(math.log(0.9), 0.35))))
 
 
+def source_of(label: str) -> str:
+    """The pile a board's card button stands for, from its label (``Post 2 🟥 R5`` → ``post:1``)."""
+    word, rest = label.split(" ", 1)
+    return f"post:{int(rest.split(' ', 1)[0]) - 1}" if word == "Post" else word.lower()
+
+
 def dutch_plays(table, player: str) -> int:
     return sum(1 for who, action in table.engine.log()["actions"] if who == player and action["type"] == "dutch")
 
 
 async def person(fake: FakeDiscord, client: ParlorBot, user, channel, clicks: int, rng: random.Random) -> list[int]:
-    """One person at their own table: returns [Dutch-pile clicks, refused, of which lost a race, aborted reaches]."""
+    """One person at their own table: [Dutch-pile clicks, refused, lost a race, reaches stopped, stale choices]."""
     await fake.slash(user, channel, "dutch-blitz new")
     await fake.wait_for(lambda: fake.threads(channel) and fake.messages(fake.threads(channel)[-1]), timeout=10)
     lobby = fake.last_message(fake.threads(channel)[-1])
@@ -60,7 +69,7 @@ async def person(fake: FakeDiscord, client: ParlorBot, user, channel, clicks: in
     table = next(t for t in client.tables.tables.values() if t.seat_of_user(user.id))
     me = table.seat_of_user(user.id).player_id
     board = (await fake.click(user, lobby, "Open my board")).message
-    made = refused = lost = aborted = 0
+    made = refused = lost = aborted = stale = 0
     while made < clicks and not table.engine.is_over:
         if table.engine.view(None)["phase"] != "play":
             await asyncio.sleep(0.5)
@@ -79,6 +88,9 @@ async def person(fake: FakeDiscord, client: ParlorBot, user, channel, clicks: in
             await asyncio.sleep(0.1)  # keep watching
             continue
         token = pick.custom_id.rsplit(":v", 1)[1].split(":", 1)[1]
+        if fitting:  # was the board right when the person chose? (the engine's state at that moment)
+            source = source_of(pick.label)
+            stale += not any(a["type"] == "dutch" and a["from"] == source for a in table.engine.legal_actions(me))
         await asyncio.sleep(max(0.0, reaction_s(rng) - STOP_S))
         if fitting:  # the last moment the person can still stop: does the card still look blue?
             seen = fake.message(board.id)
@@ -105,7 +117,7 @@ async def person(fake: FakeDiscord, client: ParlorBot, user, channel, clicks: in
             if dutch_plays(table, me) == before:
                 refused += 1
                 lost += "got there first" in fake.message(board.id).content
-    return [made, refused, lost, aborted]
+    return [made, refused, lost, aborted, stale]
 
 
 async def one_run(live: bool, tables: int, clicks: int, seed: int) -> tuple[list[int], float]:
@@ -128,7 +140,7 @@ async def one_run(live: bool, tables: int, clicks: int, seed: int) -> tuple[list
                     results = await asyncio.gather(*(person(fake, client, user, channel, clicks,
                                                             random.Random(seed * 1000 + i))
                                                      for i, (user, channel) in enumerate(people)))
-                    return [sum(r[k] for r in results) for k in range(4)], time.monotonic() - start
+                    return [sum(r[k] for r in results) for k in range(5)], time.monotonic() - start
 
 
 async def main() -> None:
@@ -140,11 +152,12 @@ async def main() -> None:
     args = parser.parse_args()
     print(f"Stale Dutch-pile clicks: {args.tables} tables of 1 person + 3 bots (relaxed), default table settings")
     for live in {"off": [False], "on": [True], "both": [False, True]}[args.live]:
-        (made, refused, lost, aborted), seconds = await one_run(live, args.tables, args.clicks, args.seed)
-        share = 100 * refused / made if made else 0.0
-        print(f"live boards {'on ' if live else 'off'}: {refused}/{made} Dutch-pile clicks refused "
-              f"({share:.1f} %), of which {lost} lost a race; {aborted} reaches stopped in time; "
-              f"{made - refused} cards played in {seconds:.0f} s", flush=True)
+        (made, refused, lost, aborted, stale), seconds = await one_run(live, args.tables, args.clicks, args.seed)
+        reaches = made + aborted
+        print(f"live boards {'on ' if live else 'off'}: {stale}/{reaches} reaches for a card the board showed as "
+              f"fitting were stale when chosen ({100 * stale / max(1, reaches):.1f} %); {refused}/{made} clicks "
+              f"refused ({100 * refused / max(1, made):.1f} %, {lost} lost a race), {aborted} reaches stopped "
+              f"in time; {made - refused} cards played in {seconds:.0f} s", flush=True)
 
 
 if __name__ == "__main__":
