@@ -457,6 +457,27 @@ class Engine:
             game.apply(player, action)
         return game
 
+    @classmethod
+    def seen_by(cls, log: Mapping[str, Any], player: str) -> list[Event]:
+        """Every event of the game in *log* that *player* may see, in order (setup events first).
+
+        What a seat has been shown is exactly this, so a bot that takes over the seat, or is
+        rebuilt after a restart, observes it and knows what the seat knew, no more
+        (``docs/tables.md``, "Bots").
+
+        Raises
+        ------
+        ValueError, IllegalAction
+            As :meth:`replay`.
+        """
+        if log.get("kind") not in (None, cls.kind):
+            raise ValueError(f"log of kind {log.get('kind')!r} cannot replay as {cls.kind!r}")
+        game = cls.new(log["players"], seed=log["seed"], options=log.get("options"))
+        seen = [e for e in game.setup_events if e.visible_to(player)]
+        for who, action in log["actions"]:
+            seen += [e for e in game.apply(who, action) if e.visible_to(player)]
+        return seen
+
     # ------------------------------------------------------------------ hooks
 
     def _legal_actions(self, player: str) -> list[Action]:

@@ -325,7 +325,7 @@ class DiscordTables(TableRestore):
         assert table.engine is not None
         if table.engine.is_over:
             return (f"{note}\nThe game is over.".strip(), None)
-        notes = table.private_notes.get(player, [])[-3:]
+        notes = table.notes_for(player, now_ms())
         board = ui.board(table, player, selection)
         text = fit_text("\n".join(x for x in [note, *notes, board.text] if x))
         return text, (board_view(table.id, table.version, board.buttons) if board.buttons else None)
@@ -363,7 +363,8 @@ class DiscordTables(TableRestore):
         if reply.board_of is None or not self.live_boards or table.status != "running":
             return
         now = now_ms()
-        table.boards[reply.board_of] = OpenBoard(interaction, now, reply.version, selection, note, now)
+        table.boards[reply.board_of] = OpenBoard(interaction, now, reply.version, selection, note, now,
+                                                 notes=tuple(table.notes_for(reply.board_of, now)))
 
     async def on_move(self, interaction: discord.Interaction, table_id: int, version: int, token: str) -> None:
         """|coro| A button on a private board: the one path every human move takes.
@@ -478,8 +479,11 @@ class DiscordTables(TableRestore):
         interval = self._cfg.board_refresh_ms / 1000
         last = 0.0
         while True:
+            timeout = self.board_token_s / 30
+            if (expiry := table.next_note_expiry(now_ms())) is not None:  # a peek to hide again
+                timeout = min(timeout, (expiry - now_ms()) / 1000 + 0.01)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(table.boards_dirty.wait(), timeout=max(0.05, self.board_token_s / 30))
+                await asyncio.wait_for(table.boards_dirty.wait(), timeout=max(0.02, timeout))
             wait = last + interval - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
@@ -497,7 +501,9 @@ class DiscordTables(TableRestore):
         """Edit one open board to the table's current state (or tell its owner it stops updating)."""
         age_s = (now_ms() - board.opened_ms) / 1000
         expiring, last = age_s >= self.board_token_s * 0.8, age_s >= self.board_token_s * 0.93
-        if board.version == table.version and not last and (board.warned or not expiring):
+        notes = tuple(table.notes_for(player, now_ms()))
+        if (board.version == table.version and notes == board.notes and not last
+                and (board.warned or not expiring)):
             return
         seat = table.seat_of_player(player)
         if seat is None or seat.is_bot or table.engine is None:
@@ -519,7 +525,7 @@ class DiscordTables(TableRestore):
             if table.boards.get(player) is board:
                 table.boards.pop(player, None)
             return
-        board.version, board.warned = version, expiring
+        board.version, board.warned, board.notes = version, expiring, notes
         if last and table.boards.get(player) is board:
             table.boards.pop(player, None)
         if board.version != table.version:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
 
 from bot.engine import TURNS
@@ -169,7 +168,7 @@ class TableLoops(TablePlay):
         seat.bot_name, seat.user_id, seat.name = name, None, f"{who} (bot)"
         host_note = await self._pass_host(table) if was_host else ""  # the host left or timed out
         await self._save_seats(table)
-        bot = bots[name](seat.player_id, random.Random(f"{table.seed}:{seat.player_id}:replacement"))
+        bot = self._new_bot(table, seat.player_id, name, ":replacement")
         table.bots[seat.player_id] = bot
         self._track(table, self._bot_loop(table, seat.player_id), seat.player_id)
         table.notice = f"🤖 A bot took over {who}'s seat ({why}).{host_note}"

@@ -14,9 +14,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.engine import Event, IllegalAction
+from bot.engine.bots import Bot
 from bot.tables.core import TableCore, now_ms
 from bot.tables.race import Claim, Outcome, RaceArbiter
-from bot.tables.table import Table
+from bot.tables.table import PrivateNote, Table
 
 __all__ = ["TablePlay"]
 
@@ -40,9 +41,23 @@ class TablePlay(TableCore):
         if not actions:
             self._deliver(table, table.engine.setup_events)
         bots = self._bots(table.kind)
-        table.bots = {s.player_id: bots[s.bot_name](s.player_id, random.Random(f"{table.seed}:{s.player_id}"))
-                      for s in table.seats if s.is_bot and s.bot_name in bots}
+        table.bots = {s.player_id: self._new_bot(table, s.player_id, s.bot_name)
+                      for s in table.seats if s.bot_name is not None and s.bot_name in bots}
         table.bump()
+
+    def _new_bot(self, table: Table, player: str, name: str, salt: str = "") -> Bot:
+        """A bot of kind *name* for seat *player* that has observed everything the seat was shown so far.
+
+        Rebuilt from the log's private and public events (:meth:`Engine.seen_by`), so a bot that
+        takes over a seat, or every bot after a restart, knows exactly what that seat knew
+        (``docs/tables.md``, "Bots").
+        """
+        assert table.engine is not None
+        bot: Bot = self._bots(table.kind)[name](player, random.Random(f"{table.seed}:{player}{salt}"))
+        seen = type(table.engine).seen_by(table.engine.log(), player)
+        if seen:
+            bot.observe(seen)
+        return bot
 
     async def submit(self, table: Table, player: str, action: dict[str, Any], discord_ts_ms: int,
                      on_contest: Callable[[], Awaitable[Any]] | None = None) -> Outcome:
@@ -145,12 +160,16 @@ class TablePlay(TableCore):
         for event in events:
             table.last_event_ms[event.type] = now
             if event.audience is None:
+                table.public_events.append(event)
                 continue
             for player in event.audience:
-                note = self.uis[table.kind].private_note(table, player, event)
+                ui = self.uis[table.kind]
+                note = ui.private_note(table, player, event)
                 if note:
+                    seconds = ui.private_note_seconds(table, player, event)
+                    until = None if seconds is None else now + seconds * 1000
                     notes = table.private_notes.setdefault(player, [])
-                    notes.append(note[:300])
+                    notes.append(PrivateNote(note[:300], until))
                     del notes[:-5]
         for player, bot in table.bots.items():
             visible = [e for e in events if e.visible_to(player)]

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.engine import Engine
+from bot.engine import Engine, Event
 from bot.engine.bots import Bot
 from bot.tables.race import RaceArbiter
 from bot.tables.timers import TimerBook
 
-__all__ = ["Seat", "Table", "TableError", "OpenBoard"]
+__all__ = ["Seat", "Table", "TableError", "OpenBoard", "PrivateNote", "PUBLIC_EVENTS_KEPT"]
+
+PUBLIC_EVENTS_KEPT = 40
+"""How many of its latest public events a table keeps (:attr:`Table.public_events`)."""
 
 
 class TableError(ValueError):
@@ -46,6 +50,23 @@ class Seat:
         return self.bot_name is not None
 
 
+@dataclass(frozen=True)
+class PrivateNote:
+    """A line a private event adds to one player's board (a drawn card, a peek).
+
+    Attributes
+    ----------
+    text:
+        What the board shows (≤ 300 characters).
+    until_ms:
+        When it stops being shown (monotonic milliseconds), or ``None`` to stay until newer notes
+        push it out: a peek is hidden again after ``peek_seconds`` (``docs/tables.md``, "Live boards").
+    """
+
+    text: str
+    until_ms: float | None = None
+
+
 @dataclass
 class OpenBoard:
     """A person's open private board: the latest interaction whose token can edit it.
@@ -68,6 +89,8 @@ class OpenBoard:
         refresh keeps it for a few seconds.
     warned:
         Whether the board already says that it stops updating soon.
+    notes:
+        The private notes it shows (a note that expires makes it due for a refresh).
     """
 
     interaction: Any
@@ -77,6 +100,7 @@ class OpenBoard:
     note: str = ""
     note_ms: float = 0.0
     warned: bool = False
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(eq=False)
@@ -131,7 +155,7 @@ class Table:
     dirty: asyncio.Event = field(default_factory=asyncio.Event)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     notice: str = ""
-    private_notes: dict[str, list[str]] = field(default_factory=dict)
+    private_notes: dict[str, list[PrivateNote]] = field(default_factory=dict)
     timeouts: dict[str, int] = field(default_factory=dict)
     rematched: bool = False
     last_event_ms: dict[str, float] = field(default_factory=dict)
@@ -141,6 +165,10 @@ class Table:
     boards: dict[str, OpenBoard] = field(default_factory=dict)
     """Player id to that person's open private board, refreshed as the table changes."""
     boards_dirty: asyncio.Event = field(default_factory=asyncio.Event)
+    public_events: deque[Event] = field(default_factory=lambda: deque(maxlen=PUBLIC_EVENTS_KEPT))
+    """The table's latest public events (the deal's included), oldest first, at most
+    :data:`PUBLIC_EVENTS_KEPT`: for a game UI that tells the last moves in words. Private events
+    never go in. Empty after a restart until the next move (a replay tells nothing)."""
 
     @property
     def codec_secret(self) -> str | None:
@@ -149,6 +177,16 @@ class Table:
         """
         secret = self.settings.get("secret")
         return str(secret) if secret else None
+
+    def notes_for(self, player: str, now_ms: float) -> list[str]:
+        """The private notes *player*'s board shows at *now_ms* (monotonic ms): the last three unexpired."""
+        return [n.text for n in self.private_notes.get(player, []) if n.until_ms is None or n.until_ms > now_ms][-3:]
+
+    def next_note_expiry(self, now_ms: float) -> float | None:
+        """When (monotonic ms) the next shown private note expires, or ``None``."""
+        ends = [n.until_ms for notes in self.private_notes.values() for n in notes
+                if n.until_ms is not None and n.until_ms > now_ms]
+        return min(ends, default=None)
 
     def seat_of_user(self, user_id: int) -> Seat | None:
         """The seat of Discord user *user_id*, or ``None``."""

@@ -506,6 +506,16 @@ class GameUI:
         details = ", ".join(f"{k}: {v}" for k, v in event.data.items())
         return f"🔒 {event.type}" + (f" — {details}" if details else "")
 
+    def private_note_seconds(self, table: Table, player: str, event: Event) -> float | None:
+        """How long (seconds) the note of private *event* stays on *player*'s board; ``None``: until newer
+        notes push it out (the default).
+
+        A peek returns the game's peek time: the table removes the note after it and refreshes
+        the open board through its live token, so the face is hidden again (``docs/tables.md``,
+        "Live boards").
+        """
+        return None
+
     def bot_actions(self, table: Table, player: str, legal: list[Action]) -> list[Action]:
         """The subset of *legal* a bot seat may choose from (default: all).
 

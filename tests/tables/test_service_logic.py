@@ -21,7 +21,7 @@ from bot.tables.core import Actor
 from bot.tables.restore import TableRestore
 from bot.tables.table import Table, TableError
 from bot.tables.ui import GameUI
-from tests.engine.sample_game import BOTS, HighCard
+from tests.engine.sample_game import BOTS, HighCard, LowestBot
 
 ALICE, BOB, CAROL = Actor(1, "alice"), Actor(2, "bob"), Actor(3, "carol")
 MOD = Actor(9, "mod", moderator=True)
@@ -280,3 +280,48 @@ async def test_a_timed_rule_holds_its_action_back_with_the_time_left(tables: Off
     outcome = await tables.submit(table, f"u{ALICE.user_id}", {"type": "end_hand"}, 0)
     assert not outcome.accepted and outcome.reason.startswith("not yet")
     assert table.engine is not None and table.engine.view(None)["phase"] == "play"
+
+
+class RecordingBot(LowestBot):
+    """The sample game's bot, remembering every event it observes."""
+
+    def __init__(self, player: str, rng: Any) -> None:
+        super().__init__(player, rng)
+        self.seen: list[Event] = []
+
+    def observe(self, events: Any) -> None:
+        self.seen += list(events)
+
+
+async def test_a_bot_taking_a_seat_knows_what_that_seat_was_shown_and_no_more(tables: OfflineTables) -> None:
+    """docs/tables.md, "Bots": rebuilt from the log's events that seat may see (its private deal included)."""
+    tables.register_ui(ui_for("high-card"), engine=HighCard, bots={"rec": RecordingBot})
+    table = await lobby(tables)
+    await tables.join(table, BOB)
+    await tables.start(table, ALICE)
+    assert table.engine is not None
+    alice, bob = f"u{ALICE.user_id}", f"u{BOB.user_id}"
+    await tables.submit(table, alice, table.engine.legal_actions(alice)[0], 0)
+    await tables.leave_running(table, ALICE)
+    bot = table.bots[alice]
+    assert isinstance(bot, RecordingBot)
+    expected = HighCard.seen_by(table.engine.log(), alice)
+    assert [e.to_json() for e in bot.seen[:len(expected)]] == [e.to_json() for e in expected]
+    assert any(e.type == "dealt" and e.audience == (alice,) for e in bot.seen), "its own private deal"
+    assert not any(e.audience == (bob,) for e in bot.seen), "never another seat's private event"
+
+
+async def test_bots_after_a_restart_remember_their_seats_private_events(tables: OfflineTables) -> None:
+    tables.register_ui(ui_for("high-card"), engine=HighCard, bots={"rec": RecordingBot})
+    table = await lobby(tables)
+    await tables.storage.update_game(table.id, thread_id=20)  # the Discord layer gives every table a thread
+    await tables.add_bot(table, ALICE, "rec")
+    await tables.start(table, ALICE)
+    await tables.shutdown()
+    tables.tables.clear()
+    tables._closing = False
+    assert await tables.restore() == 1
+    restored = tables.tables[table.id]
+    (bot,) = restored.bots.values()
+    assert isinstance(bot, RecordingBot)
+    assert [e.type for e in bot.seen if e.audience is not None] == ["dealt"], "its deal, rebuilt from the log"
