@@ -6,6 +6,7 @@ import contextlib
 import re
 from collections.abc import AsyncIterator
 
+from .ratelimits import RateLimits
 from .wire import (
     _Fault,
     _Session,
@@ -35,6 +36,15 @@ class FaultsMixin:
     def enforce_edit_rate(self, edits: int = 5, window_s: float = 5.0) -> None:
         """Answers channel message edits beyond ``edits`` per ``window_s`` per channel with 429s."""
         self.edit_rate_limit = (edits, window_s)
+
+    def enforce_discord_rate_limits(self, global_per_s: int = 50) -> RateLimits:
+        """Answers requests the way Discord limits them: ``global_per_s`` requests per second outside
+        interactions, and per-route buckets per channel (``sandbox/ratelimits.py``), with Discord's
+        ``X-RateLimit-*`` headers on every answer and 429s (``retry_after``, ``global``) beyond.
+        Returns the limiter, whose ``refused`` and ``refused_global`` count the 429s.
+        """
+        self.rate_limits = RateLimits(global_per_s)
+        return self.rate_limits
 
     def cap_old_message_edits(self, edits: int = 0) -> None:
         """Refuses channel edits of messages older than 1 hour (fake clock) after ``edits`` of them per channel.

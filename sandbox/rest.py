@@ -62,8 +62,16 @@ class RestMixin:
                 fault.remaining -= 1
                 self._record(method, path, 429)
                 return self._too_many(fault.retry_after, fault.is_global)
+        verdict = self.rate_limits.check(method, path, self.now_ms()) if self.rate_limits is not None else None
+        if verdict is not None and not verdict.allowed:
+            self._record(method, path, 429)
+            limited = self._too_many(verdict.retry_after, verdict.is_global)
+            limited.headers.update(verdict.headers)
+            return limited
         try:
             response = await handler(request)
+            if verdict is not None:
+                response.headers.update(verdict.headers)
         except DiscordHTTPError as exc:
             self._record(method, path, exc.status)
             if exc.status != 429 or exc.body.get("code"):

@@ -36,6 +36,7 @@ from .models import (
     make_snowflake,
     now_ms,
 )
+from .ratelimits import RateLimits
 from .rest import RestMixin
 from .wire import (
     API_PREFIX,
@@ -110,6 +111,8 @@ class FakeDiscord(WorldMixin, FaultsMixin, DriverMixin, GatewayMixin, RestMixin)
         self.connection_count = 0
         self.edit_rate_limit: tuple[int, float] | None = None
         """``(edits, window_s)`` per channel enforced with 429s, or ``None`` (off, the default)."""
+        self.rate_limits: RateLimits | None = None
+        """Discord's global and per-route rate limits, when enforced (``enforce_discord_rate_limits``)."""
         self.old_message_edit_cap: int | None = None
         """Edits of messages older than 1 h allowed per channel before 30046, or ``None`` (no cap)."""
         self._old_edits: dict[int, int] = {}
