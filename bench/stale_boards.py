@@ -4,20 +4,22 @@ Run: ``PYTHONPATH=. .venv/bin/python bench/stale_boards.py [--live on|off|both] 
 
 The production bot runs against the loopback Discord with the default table settings. At each of
 *N* tables (played at once, in one process) one simulated person and three bots (the default
-strength, ``bot_speed`` relaxed) play Dutch Blitz in real time. The person watches the board *as
-it is on their screen* (their ephemeral message in the loopback Discord): when it shows a card
-that fits a Dutch pile (blue), they reach for it and click it after a human reaction time
-(log-normal, median 0.9 s), unless they see it stop fitting at least 250 ms before the click lands
-(the time a person needs to stop a movement: an *aborted* reach, not a click); otherwise, half the
-time they Flip (after the same reaction time) and half the time they keep watching (looking again
-every 0.1 s). A click reaches Discord 150 ms after it is made.
+strength, ``bot_speed`` relaxed) play Dutch Blitz in real time. The person reads the board *as it
+is on their screen* (their ephemeral message in the loopback Discord) for a human while
+(log-normal, median 1.5 s), then decides: when it shows a card that fits a Dutch pile (blue), they
+reach for it and click it after a human reaction time (log-normal, median 0.9 s), unless they see
+it stop fitting at least 250 ms before the click lands (the time a person needs to stop a
+movement: a *stopped* reach, not a click); otherwise, half the time they Flip (after the same
+reaction time) and half the time they read the board again. A click reaches Discord 150 ms after
+it is made.
+
 Two figures per mode. A reach is **stale** when the card the board showed as fitting no longer
 fitted a Dutch pile at the moment the person chose it: the board was behind the table. A
 Dutch-pile click counts as **refused** when it does not put the person's card on a Dutch pile:
 the board was stale, a bot won the race to that pile, or a bot took the pile between the choice
-and the click (a person is slower than the table, whatever the board shows). The run is
-made the same way with live boards off (a board changes only when its owner clicks: the behaviour
-before live boards) and on (``docs/tables.md``, "Live boards"). Prints one line per mode.
+and the click (a person is slower than the table, whatever the board shows). The run is made the
+same way with live boards off (a board changes only when its owner clicks: the behaviour before
+live boards) and on (``docs/tables.md``, "Live boards"). Prints one line per mode.
 """
 
 from __future__ import annotations
@@ -41,6 +43,11 @@ LAG_S = 0.15
 
 STOP_S = 0.25
 """Seconds before a click lands within which a person can no longer stop it."""
+
+
+def look_s(rng: random.Random) -> float:
+    """A person's time to read the board and find a card, in seconds (log-normal, median 1.5 s)."""
+    return min(5.0, max(0.5, math.exp(rng.gauss(math.log(1.5), 0.4))))
 
 
 def reaction_s(rng: random.Random) -> float:
@@ -77,6 +84,9 @@ async def person(fake: FakeDiscord, client: ParlorBot, user, channel, clicks: in
                 await fake.click(user, lobby, "Ready")
             board = (await fake.click(user, lobby, "Open my board")).message
             continue
+        await asyncio.sleep(look_s(rng))  # reading the board (people read slower than bots play)
+        if table.engine.is_over or table.engine.view(None)["phase"] != "play":
+            continue
         shown = fake.message(board.id)  # what is on the person's screen now
         fitting = [b for b in shown.buttons if b.label.startswith(("Blitz ", "Wood ", "Post ")) and b.style == 1]
         other = next((b for b in shown.buttons if b.label.startswith(("Flip", "Shift"))), None)
@@ -85,8 +95,7 @@ async def person(fake: FakeDiscord, client: ParlorBot, user, channel, clicks: in
         elif other is not None and rng.random() < 0.5:
             pick = other
         else:
-            await asyncio.sleep(0.1)  # keep watching
-            continue
+            continue  # nothing to do: read the board again
         token = pick.custom_id.rsplit(":v", 1)[1].split(":", 1)[1]
         if fitting:  # was the board right when the person chose? (the engine's state at that moment)
             source = source_of(pick.label)
