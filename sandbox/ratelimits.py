@@ -93,6 +93,11 @@ class RateLimits:
 
     def check(self, method: str, path: str, now_ms: float) -> Verdict:
         """Count one request to *path* at *now_ms*; the verdict and the headers of its answer."""
+        if path.startswith("/interactions/"):  # answering an interaction: one answer each, never limited
+            return Verdict(True)
+        if path.startswith("/webhooks/"):  # an interaction token's webhook: a bucket of its own per token
+            token = path.split("/")[3] if path.count("/") >= 3 else ""
+            return self._bucket("interaction-webhook", token, 5, 2000.0, now_ms)
         route = next((r for r in ROUTES if r.method == method and r.pattern.fullmatch(path)), None)
         if route is not None:
             match = route.pattern.fullmatch(path)
@@ -100,8 +105,6 @@ class RateLimits:
             name, limit, window_ms = route.name, route.limit, route.window_s * 1000
         else:
             name, major, limit, window_ms = f"{method} {path.split('/')[1] if '/' in path else path}", "", 50, 1000
-        hits = self._buckets.setdefault((name, major), [])
-        hits[:] = [t for t in hits if now_ms - t < window_ms]
         if not exempt_from_global(path):
             self._global[:] = [t for t in self._global if now_ms - t < 1000]
             if len(self._global) >= self.global_per_s:
@@ -110,14 +113,20 @@ class RateLimits:
                 retry = max(0.001, (self._global[0] + 1000 - now_ms) / 1000)
                 return Verdict(False, round(retry, 3), True, {"X-RateLimit-Global": "true",
                                                                "X-RateLimit-Scope": "global"})
+        verdict = self._bucket(name, major, limit, window_ms, now_ms)
+        if verdict.allowed:
+            self._global.append(now_ms)
+        return verdict
+
+    def _bucket(self, name: str, major: str, limit: int, window_ms: float, now_ms: float) -> Verdict:
+        hits = self._buckets.setdefault((name, major), [])
+        hits[:] = [t for t in hits if now_ms - t < window_ms]
         if len(hits) >= limit:
             self.refused += 1
             retry = max(0.001, (hits[0] + window_ms - now_ms) / 1000)
             return Verdict(False, round(retry, 3), False, self._headers(name, major, limit, 0, retry, now_ms)
                            | {"X-RateLimit-Scope": "user"})
         hits.append(now_ms)
-        if not exempt_from_global(path):
-            self._global.append(now_ms)
         reset = (hits[0] + window_ms - now_ms) / 1000
         return Verdict(True, headers=self._headers(name, major, limit, limit - len(hits), reset, now_ms))
 

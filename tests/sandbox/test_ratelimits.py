@@ -17,7 +17,12 @@ def test_the_global_limit_counts_everything_but_interactions() -> None:
     assert limits.check("POST", "/interactions/1/tok/callback", 1000.0).allowed, "interactions are exempt"
     assert limits.check("PATCH", "/webhooks/1/tok/messages/@original", 1000.0).allowed
     assert limits.check("POST", "/channels/99/messages", 2001.0).allowed, "a second later it passes"
-    assert limits.refused == limits.refused_global == 1
+    assert all(limits.check("POST", f"/interactions/{i}/tok{i}/callback", 2001.0).allowed for i in range(100)), \
+        "interaction answers are never limited"
+    edits = [limits.check("PATCH", "/webhooks/1/tokA/messages/@original", 2001.0 + i) for i in range(6)]
+    assert [v.allowed for v in edits] == [True] * 5 + [False], "an interaction token's webhook has its own bucket"
+    assert limits.check("PATCH", "/webhooks/1/tokB/messages/@original", 2010.0).allowed
+    assert limits.refused_global == 1 and limits.refused == 2
 
 
 def test_a_channel_takes_five_messages_in_five_seconds_and_says_so_in_its_headers() -> None:
@@ -34,7 +39,10 @@ async def test_discord_py_paces_itself_by_the_headers_and_no_send_is_lost(fake: 
     """Eight sends into one channel: discord.py waits out the 5-per-5-s bucket as with Discord; all arrive."""
     limits = fake.enforce_discord_rate_limits()
     channel = bot.get_channel(world.channel.id)
+    loop = asyncio.get_running_loop()
+    start = loop.time()
     await asyncio.gather(*(channel.send(f"message {i}") for i in range(8)))
     contents = [m.content for m in fake.messages(world.channel)]
-    assert sorted(contents) == sorted(f"message {i}" for i in range(8))
-    assert limits.refused <= 1, "the headers let discord.py wait instead of hammering"
+    assert sorted(contents) == sorted(f"message {i}" for i in range(8)), "every send arrived"
+    assert loop.time() - start > 4, "the bucket (5 in 5 s) made it wait"
+    assert limits.refused <= 3, "the headers let discord.py wait instead of hammering"
