@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -86,6 +87,10 @@ class Storage:
     def __init__(self, db: aiosqlite.Connection, clock: Callable[[], int] = _now_ms) -> None:
         self.db = db
         self.clock = clock
+        self.writing = asyncio.Lock()
+        """Held by every write from its first statement to its commit: one connection serves every
+        table at once, and two writes interleaved on it would commit each other's halves (and
+        sqlite3 refuses an ``executemany`` while another statement is pending)."""
 
     @classmethod
     async def connect(cls, path: str | Path, *, clock: Callable[[], int] = _now_ms,
@@ -136,16 +141,17 @@ class Storage:
 
         *options* are the engine's options; *settings* the table's own (e.g. ``race_window_ms``).
         """
-        now = self.clock()
-        cur = await self.db.execute(
-            "INSERT INTO games (kind, guild_id, channel_id, thread_id, host_id, options, seed, status,"
-            " created_at, updated_at, settings) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
-            (kind, guild_id, channel_id, thread_id, host_id, json.dumps(options or {}), seed, now, now,
-             json.dumps(settings or {})),
-        )
-        await self.db.commit()
-        assert cur.lastrowid is not None  # an INSERT always sets it
-        return int(cur.lastrowid)
+        async with self.writing:
+            now = self.clock()
+            cur = await self.db.execute(
+                "INSERT INTO games (kind, guild_id, channel_id, thread_id, host_id, options, seed, status,"
+                " created_at, updated_at, settings) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                (kind, guild_id, channel_id, thread_id, host_id, json.dumps(options or {}), seed, now, now,
+                 json.dumps(settings or {})),
+            )
+            await self.db.commit()
+            assert cur.lastrowid is not None  # an INSERT always sets it
+            return int(cur.lastrowid)
 
     async def game(self, game_id: int) -> GameRow | None:
         """|coro| The game with this id, or ``None``."""
@@ -168,34 +174,36 @@ class Storage:
         ValueError
             An unknown column or status.
         """
-        allowed = {"status", "message_id", "thread_id", "host_id", "options", "seed", "finished_at", "channel_id"}
-        bad = set(changes) - allowed
-        if bad:
-            raise ValueError(f"cannot update {sorted(bad)}; columns: {sorted(allowed)}")
-        if "status" in changes and changes["status"] not in GAME_STATUSES:
-            raise ValueError(f"status {changes['status']!r} must be one of {GAME_STATUSES}")
-        if "options" in changes:
-            changes["options"] = json.dumps(changes["options"])
-        changes["updated_at"] = self.clock()
-        cols = ", ".join(f"{k} = ?" for k in changes)
-        await self.db.execute(f"UPDATE games SET {cols} WHERE id = ?", (*changes.values(), game_id))
-        await self.db.commit()
+        async with self.writing:
+            allowed = {"status", "message_id", "thread_id", "host_id", "options", "seed", "finished_at", "channel_id"}
+            bad = set(changes) - allowed
+            if bad:
+                raise ValueError(f"cannot update {sorted(bad)}; columns: {sorted(allowed)}")
+            if "status" in changes and changes["status"] not in GAME_STATUSES:
+                raise ValueError(f"status {changes['status']!r} must be one of {GAME_STATUSES}")
+            if "options" in changes:
+                changes["options"] = json.dumps(changes["options"])
+            changes["updated_at"] = self.clock()
+            cols = ", ".join(f"{k} = ?" for k in changes)
+            await self.db.execute(f"UPDATE games SET {cols} WHERE id = ?", (*changes.values(), game_id))
+            await self.db.commit()
 
-    # ------------------------------------------------------------------ seats
+        # ------------------------------------------------------------------ seats
 
     async def set_seats(self, game_id: int, seats: Sequence[tuple[Any, ...]]) -> None:
         """|coro| Replace the seats of a game with *seats* in seat order.
 
         Each seat is ``(player_id, user_id, bot_name)`` or ``(player_id, user_id, bot_name, display_name)``.
         """
-        now = self.clock()
-        await self.db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-        await self.db.executemany(
-            "INSERT INTO seats (game_id, seat, player_id, user_id, bot_name, joined_at, name)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(game_id, i, s[0], s[1], s[2], now, s[3] if len(s) > 3 else None) for i, s in enumerate(seats)],
-        )
-        await self.db.commit()
+        async with self.writing:
+            now = self.clock()
+            await self.db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            await self.db.executemany(
+                "INSERT INTO seats (game_id, seat, player_id, user_id, bot_name, joined_at, name)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, i, s[0], s[1], s[2], now, s[3] if len(s) > 3 else None) for i, s in enumerate(seats)],
+            )
+            await self.db.commit()
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         """|coro| The seats of a game in seat order."""
@@ -221,14 +229,15 @@ class Storage:
         sqlite3.IntegrityError
             *seq* is already taken (a second writer), or the game does not exist.
         """
-        now = self.clock()
-        await self.db.execute(
-            "INSERT INTO actions (game_id, seq, player_id, action, discord_ts_ms, received_at_ms)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, seq, player_id, json.dumps(action, sort_keys=True), discord_ts_ms, now),
-        )
-        await self.db.commit()
-        return ActionRow(game_id, seq, player_id, action, discord_ts_ms, now)
+        async with self.writing:
+            now = self.clock()
+            await self.db.execute(
+                "INSERT INTO actions (game_id, seq, player_id, action, discord_ts_ms, received_at_ms)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, seq, player_id, json.dumps(action, sort_keys=True), discord_ts_ms, now),
+            )
+            await self.db.commit()
+            return ActionRow(game_id, seq, player_id, action, discord_ts_ms, now)
 
     async def actions(self, game_id: int) -> list[ActionRow]:
         """|coro| The action log of a game in order."""
@@ -238,19 +247,21 @@ class Storage:
 
     async def delete_actions(self, game_id: int) -> None:
         """|coro| Forget a game's actions (a rematch reuses nothing; used when a lobby restarts)."""
-        await self.db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
-        await self.db.commit()
+        async with self.writing:
+            await self.db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
+            await self.db.commit()
 
-    # ------------------------------------------------------------------ results
+        # ------------------------------------------------------------------ results
 
     async def save_result(self, game_id: int, result: dict[str, Any]) -> None:
         """|coro| Store a finished game's result and mark it finished, in one transaction."""
-        now = self.clock()
-        await self.db.execute("INSERT OR REPLACE INTO results (game_id, result, finished_at) VALUES (?, ?, ?)",
-                              (game_id, json.dumps(result), now))
-        await self.db.execute("UPDATE games SET status = 'finished', finished_at = ?, updated_at = ? WHERE id = ?",
-                              (now, now, game_id))
-        await self.db.commit()
+        async with self.writing:
+            now = self.clock()
+            await self.db.execute("INSERT OR REPLACE INTO results (game_id, result, finished_at) VALUES (?, ?, ?)",
+                                  (game_id, json.dumps(result), now))
+            await self.db.execute("UPDATE games SET status = 'finished', finished_at = ?, updated_at = ? WHERE id = ?",
+                                  (now, now, game_id))
+            await self.db.commit()
 
     async def result(self, game_id: int) -> dict[str, Any] | None:
         """|coro| The stored result of a game, or ``None``."""
@@ -300,16 +311,17 @@ class Storage:
 
     async def save_ratings(self, rows: Sequence[RatingRow], *, replace_all: bool = False) -> None:
         """|coro| Store ratings (one transaction); *replace_all* first deletes every rating (a rebuild)."""
-        if replace_all:
-            await self.db.execute("DELETE FROM ratings")
-        await self.db.executemany(
-            "INSERT INTO ratings (guild_id, kind, player, mu, sigma, games, last_game) VALUES (?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT(guild_id, kind, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
-            " games = excluded.games, last_game = excluded.last_game",
-            [(r.guild_id, r.kind, r.player, r.mu, r.sigma, r.games, r.last_game) for r in rows])
-        await self.db.commit()
+        async with self.writing:
+            if replace_all:
+                await self.db.execute("DELETE FROM ratings")
+            await self.db.executemany(
+                "INSERT INTO ratings (guild_id, kind, player, mu, sigma, games, last_game) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT(guild_id, kind, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+                " games = excluded.games, last_game = excluded.last_game",
+                [(r.guild_id, r.kind, r.player, r.mu, r.sigma, r.games, r.last_game) for r in rows])
+            await self.db.commit()
 
-    # ------------------------------------------------------------------ guild settings
+        # ------------------------------------------------------------------ guild settings
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         """|coro| A guild's settings (``{}`` when none were saved)."""
@@ -319,12 +331,13 @@ class Storage:
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
         """|coro| Replace a guild's settings."""
-        await self.db.execute(
-            "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)"
-            " ON CONFLICT(guild_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at",
-            (guild_id, json.dumps(settings), self.clock()),
-        )
-        await self.db.commit()
+        async with self.writing:
+            await self.db.execute(
+                "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT(guild_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at",
+                (guild_id, json.dumps(settings), self.clock()),
+            )
+            await self.db.commit()
 
     async def schema_version(self) -> int:
         """|coro| The schema version of the open database."""
