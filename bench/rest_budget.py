@@ -5,11 +5,12 @@ Run: ``PYTHONPATH=. .venv/bin/python bench/rest_budget.py [--tables 50 200] [--s
 The production bot runs against the loopback Discord with Discord's rate limits enforced
 (``FakeDiscord.enforce_discord_rate_limits``: 50 requests per second outside interactions, per
 channel buckets). For each count, that many Dutch Blitz tables are opened at once (one channel
-each), every one with a person who watches and three bots at ``bot_speed`` normal, and played for
-``--seconds``. Printed per count: the opening (seconds until every table runs, failed
-interactions), non-interaction requests per second (mean, and the busiest second), the 429s
-(global and per route), and how far behind a public table falls (the longest gap between two
-edits of a busy table's message: median and worst, seconds). Targets (issue "Scale and speed"):
+each), every one with a person who watches (Ready between hands times out after 5 s) and three
+bots at ``bot_speed`` normal, and played for ``--seconds``. Printed per count: the opening
+(seconds until every table runs, failed openings and interactions), non-interaction requests per
+second (mean, and the busiest second), the 429s (global and per route), and how far behind a
+public table falls (the longest gap between two edits of a busy table's message: median and
+worst, seconds). Targets (issue "Scale and speed"):
 0 global 429s at 1,000 busy tables, no public table more than about 10 s out of date.
 """
 
@@ -30,7 +31,7 @@ from sandbox import FakeDiscord, running_bot
 
 async def open_table(fake: FakeDiscord, user, channel) -> None:
     await fake.slash(user, channel, "dutch-blitz new", options={"bot_speed": "normal"}, wait=False)
-    await fake.wait_for(lambda: fake.threads(channel) and fake.messages(fake.threads(channel)[-1]), timeout=60)
+    await fake.wait_for(lambda: fake.threads(channel) and fake.messages(fake.threads(channel)[-1]), timeout=20)
     lobby = fake.last_message(fake.threads(channel)[-1])
     for _ in range(3):
         await fake.click(user, lobby, "Add bot")
@@ -44,7 +45,8 @@ async def one_run(count: int, seconds: float) -> str:
         with tempfile.TemporaryDirectory() as tmp:
             config = Config(discord=DiscordConfig(token=fake.token, api_base=fake.api_base, gateway=fake.gateway_url),
                             database=DatabaseConfig(path=str(Path(tmp) / "bench.db")),
-                            tables=TablesConfig(idle_seconds=3600, idle_warning_seconds=60))
+                            tables=TablesConfig(idle_seconds=3600, idle_warning_seconds=60,
+                                                                ready_timeout_seconds=5))
             async with Storage.open(config.database.path) as storage:
                 client = ParlorBot(config, storage, load_cogs=["cogs.tables", "cogs.dutch_blitz"],
                                    check_commands=False)

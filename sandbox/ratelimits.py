@@ -105,12 +105,12 @@ class RateLimits:
             name, limit, window_ms = route.name, route.limit, route.window_s * 1000
         else:
             name, major, limit, window_ms = f"{method} {path.split('/')[1] if '/' in path else path}", "", 50, 1000
-        if not exempt_from_global(path):
-            self._global[:] = [t for t in self._global if now_ms - t < 1000]
+        if not exempt_from_global(path):  # a fixed window: the count starts again each whole second
+            self._global[:] = [t for t in self._global if t // 1000 == now_ms // 1000]
             if len(self._global) >= self.global_per_s:
                 self.refused += 1
                 self.refused_global += 1
-                retry = max(0.001, (self._global[0] + 1000 - now_ms) / 1000)
+                retry = max(0.001, (now_ms // 1000 + 1) - now_ms / 1000)
                 return Verdict(False, round(retry, 3), True, {"X-RateLimit-Global": "true",
                                                                "X-RateLimit-Scope": "global"})
         verdict = self._bucket(name, major, limit, window_ms, now_ms)

@@ -15,6 +15,7 @@ def test_the_global_limit_counts_everything_but_interactions() -> None:
     refused = limits.check("POST", "/channels/99/messages", 1000.0)
     assert not refused.allowed and refused.is_global and 0 < refused.retry_after <= 1.0
     assert limits.check("POST", "/interactions/1/tok/callback", 1000.0).allowed, "interactions are exempt"
+    assert limits.check("POST", "/channels/98/messages", 1999.0).allowed is False, "the same second is full"
     assert limits.check("PATCH", "/webhooks/1/tok/messages/@original", 1000.0).allowed
     assert limits.check("POST", "/channels/99/messages", 2001.0).allowed, "a second later it passes"
     assert all(limits.check("POST", f"/interactions/{i}/tok{i}/callback", 2001.0).allowed for i in range(100)), \
@@ -22,7 +23,7 @@ def test_the_global_limit_counts_everything_but_interactions() -> None:
     edits = [limits.check("PATCH", "/webhooks/1/tokA/messages/@original", 2001.0 + i) for i in range(6)]
     assert [v.allowed for v in edits] == [True] * 5 + [False], "an interaction token's webhook has its own bucket"
     assert limits.check("PATCH", "/webhooks/1/tokB/messages/@original", 2010.0).allowed
-    assert limits.refused_global == 1 and limits.refused == 2
+    assert limits.refused_global == 2 and limits.refused == 3
 
 
 def test_a_channel_takes_five_messages_in_five_seconds_and_says_so_in_its_headers() -> None:
