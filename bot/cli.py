@@ -5,6 +5,8 @@
     parlor [--config FILE] run                 start the bot
     parlor [--config FILE] sync [--guild ID]   register slash commands with Discord
     parlor [--config FILE] migrate             bring the database schema up to date
+    parlor [--config FILE] tournament export ID [--matches]
+                                               a tournament's standings (or matches) as CSV
     parlor simulate KIND [--players N] [--games G] [--seed S] [--bot NAME] [--json]
                          [--replay FILE] [--<option> VALUE ...]
                                                bot-only games offline
@@ -74,6 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="one player's view (seat number from 1, user id or player id), for reviewing a dispute")
     ratings = sub.add_parser("ratings", help="ratings maintenance")
     ratings.add_argument("action", choices=["rebuild"], help="rebuild: recompute every rating from the results")
+    tournament = sub.add_parser("tournament", help="tournaments: export the standings or matches as CSV")
+    tournament.add_argument("action", choices=["export"], help="export: print a tournament as CSV")
+    tournament.add_argument("tournament", type=_positive, metavar="ID", help="the tournament's number")
+    tournament.add_argument("--matches", action="store_true", help="every match instead of the standings")
     sim = sub.add_parser("simulate", help="play bot-only games offline", add_help=False)
     sim.add_argument("kind", nargs="?", help="game kind")
     return parser
@@ -246,6 +252,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _health(config)
         elif args.command == "replay":
             return _into_a_closed_pipe_quietly(lambda: asyncio.run(_replay(config, args.game, args.player)))
+        elif args.command == "tournament":
+            return _into_a_closed_pipe_quietly(
+                lambda: asyncio.run(_export_tournament(config, args.tournament, args.matches)))
         elif args.command == "ratings":
             rated = asyncio.run(_rebuild_ratings(config))
             print(f"ratings rebuilt from {rated} rated game(s)")
@@ -345,6 +354,25 @@ async def _replay(config: Any, game_id: int, player: str | None) -> int:
     print(f"{game.row.kind} game {game_id} ({game.row.status}), seen by {viewer or 'a spectator'}:")
     for line in tell(game, viewer=viewer):
         print(line)
+    return 0
+
+
+async def _export_tournament(config: Any, tournament_id: int, matches: bool) -> int:
+    """``parlor tournament export``: print a tournament's standings (or matches) as CSV; 1 when there is none."""
+    from typing import cast
+
+    from bot.client import open_storage
+    from bot.tournaments.service import TournamentError, TournamentService
+
+    async with open_storage(config) as storage:
+        # The export reads storage only: no table service is needed.
+        service = TournamentService(storage, config.tournaments, cast(Any, None))
+        try:
+            state = await service.load(tournament_id)
+        except TournamentError as exc:
+            print(f"parlor tournament: {exc}", file=sys.stderr)
+            return 1
+    sys.stdout.write(service.export_csv(state, "matches" if matches else "standings"))
     return 0
 
 

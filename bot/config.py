@@ -33,6 +33,7 @@ __all__ = [
     "DatabaseConfig",
     "LoggingConfig",
     "TablesConfig",
+    "TournamentsConfig",
     "Config",
     "load_config",
     "ENV_OVERRIDES",
@@ -170,6 +171,9 @@ class TablesConfig:
     repost_after_minutes:
         Minutes after which the public table message is posted anew (Discord caps edits of
         messages older than an hour).
+    rest_per_second:
+        Requests per second the bot allows itself outside interactions (redraws, notices,
+        threads), below Discord's global limit of 50 for headroom; redraws stretch to fit.
     board_refresh_ms:
         Milliseconds between refreshes of the open private boards of one table (each person's
         ephemeral board is edited through their latest interaction token as the table changes).
@@ -193,12 +197,37 @@ class TablesConfig:
     timeouts_before_bot: int = 2
     redraw_interval_ms: int = 1200
     repost_after_minutes: int = 50
+    rest_per_second: int = 40
     board_refresh_ms: int = 500
     idle_seconds: int = 180
     idle_warning_seconds: int = 30
     ready_timeout_seconds: int = 60
     lobby_expiry_minutes: int = 30
     moderator_role_ids: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class TournamentsConfig:
+    """The ``[tournaments]`` table (``docs/tournaments.md`` §10).
+
+    Attributes
+    ----------
+    no_show_minutes:
+        Minutes a player has to show up at a match's table (open their board or move) before they
+        forfeit the match.
+    checkin_minutes:
+        The check-in window a new tournament gets when its organizer names none (0: no check-in).
+    max_entrants:
+        The most players one tournament may take (its capacity cannot be set higher).
+    organizer_role_ids:
+        Role snowflakes whose members may create tournaments, besides members with Manage Server
+        or Manage Events (and administrators).
+    """
+
+    no_show_minutes: int = 10
+    checkin_minutes: int = 15
+    max_entrants: int = 128
+    organizer_role_ids: tuple[int, ...] = ()
 
 
 _RANGES: dict[str, tuple[int, int]] = {
@@ -211,11 +240,15 @@ _RANGES: dict[str, tuple[int, int]] = {
     "tables.redraw_interval_ms": (200, 60_000),
     "tables.repost_after_minutes": (1, 59),
     "health.heartbeat_seconds": (5, 3600),
+    "tables.rest_per_second": (1, 50),
     "tables.board_refresh_ms": (250, 60_000),
     "tables.idle_seconds": (10, 86_400),
     "tables.idle_warning_seconds": (0, 3600),
     "tables.ready_timeout_seconds": (5, 3600),
     "tables.lobby_expiry_minutes": (1, 10_080),
+    "tournaments.no_show_minutes": (1, 240),
+    "tournaments.checkin_minutes": (0, 1440),
+    "tournaments.max_entrants": (2, 1024),
 }
 
 
@@ -225,7 +258,7 @@ class Config:
 
     Attributes
     ----------
-    discord, database, logging, tables, health:
+    discord, database, logging, tables, health, tournaments:
         The sections of the file.
     source:
         The file the values came from, or ``None`` for defaults and environment only.
@@ -236,6 +269,7 @@ class Config:
     logging: LoggingConfig = field(default_factory=LoggingConfig)
     tables: TablesConfig = field(default_factory=TablesConfig)
     health: HealthConfig = field(default_factory=HealthConfig)
+    tournaments: TournamentsConfig = field(default_factory=TournamentsConfig)
     source: Path | None = None
 
     def require_token(self) -> str:
@@ -257,6 +291,7 @@ _SECTIONS: dict[str, type] = {
     "logging": LoggingConfig,
     "tables": TablesConfig,
     "health": HealthConfig,
+    "tournaments": TournamentsConfig,
 }
 
 

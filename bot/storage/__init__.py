@@ -6,6 +6,18 @@ needs. Persistence is the action log (``docs/design.md`` §3): a table is restor
 its actions; :meth:`Storage.append_action` commits before it returns.
 """
 
-from bot.storage.repository import ActionRow, FinishedGame, GameRow, RatingRow, SeatRow, Storage
+from bot.storage.repository import (
+    ActionRow,
+    EntrantRow,
+    FinishedGame,
+    GameRow,
+    MatchRow,
+    RatingRow,
+    RoundRow,
+    SeatRow,
+    Storage,
+    TournamentRow,
+)
 
-__all__ = ["Storage", "GameRow", "SeatRow", "ActionRow", "FinishedGame", "RatingRow"]
+__all__ = ["Storage", "GameRow", "SeatRow", "ActionRow", "FinishedGame", "RatingRow", "TournamentRow", "EntrantRow",
+           "MatchRow", "RoundRow"]

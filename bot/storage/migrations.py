@@ -88,6 +88,62 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE seats ADD COLUMN name TEXT;
     """,
+    # 6: tournaments (docs/tournaments.md §10): the event, its entrants, its rounds and matches.
+    """
+    CREATE TABLE tournaments (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id      INTEGER NOT NULL,
+        channel_id    INTEGER NOT NULL,
+        message_id    INTEGER,
+        organizer_id  INTEGER NOT NULL,
+        name          TEXT    NOT NULL,
+        kind          TEXT    NOT NULL,
+        format        TEXT    NOT NULL
+                      CHECK (format IN ('swiss', 'pods', 'elimination', 'round-robin')),
+        options       TEXT    NOT NULL DEFAULT '{}',
+        settings      TEXT    NOT NULL DEFAULT '{}',
+        seed          INTEGER NOT NULL,
+        status        TEXT    NOT NULL DEFAULT 'registration'
+                      CHECK (status IN ('registration', 'checkin', 'running', 'paused', 'finished', 'cancelled')),
+        round         INTEGER NOT NULL DEFAULT 0,
+        created_at    INTEGER NOT NULL,
+        updated_at    INTEGER NOT NULL,
+        finished_at   INTEGER
+    );
+    CREATE INDEX tournaments_status ON tournaments(status);
+    CREATE TABLE tournament_entrants (
+        tournament_id  INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        user_id        INTEGER NOT NULL,
+        name           TEXT    NOT NULL,
+        status         TEXT    NOT NULL
+                       CHECK (status IN ('registered', 'checked_in', 'waitlisted', 'dropped', 'disqualified')),
+        registered_at  INTEGER NOT NULL,
+        updated_at     INTEGER NOT NULL,
+        PRIMARY KEY (tournament_id, user_id)
+    );
+    CREATE TABLE tournament_rounds (
+        tournament_id  INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        number         INTEGER NOT NULL,
+        data           TEXT    NOT NULL DEFAULT '{}',
+        started_at     INTEGER NOT NULL,
+        finished_at    INTEGER,
+        PRIMARY KEY (tournament_id, number)
+    );
+    CREATE TABLE tournament_matches (
+        tournament_id  INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        round          INTEGER NOT NULL,
+        number         INTEGER NOT NULL,
+        players        TEXT    NOT NULL,
+        status         TEXT    NOT NULL
+                       CHECK (status IN ('pending', 'playing', 'broken', 'done', 'empty')),
+        game_id        INTEGER REFERENCES games(id),
+        opened_at      INTEGER,
+        shown          TEXT    NOT NULL DEFAULT '[]',
+        result         TEXT,
+        PRIMARY KEY (tournament_id, round, number)
+    );
+    CREATE INDEX tournament_matches_game ON tournament_matches(game_id);
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

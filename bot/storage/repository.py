@@ -15,7 +15,8 @@ import aiosqlite
 
 from bot.storage.migrations import migrate
 
-__all__ = ["Storage", "GameRow", "SeatRow", "ActionRow", "GAME_STATUSES"]
+__all__ = ["Storage", "GameRow", "SeatRow", "ActionRow", "GAME_STATUSES", "TournamentRow", "EntrantRow",
+           "MatchRow", "RoundRow"]
 
 GAME_STATUSES = ("lobby", "running", "finished", "cancelled")
 
@@ -339,6 +340,152 @@ class Storage:
             )
             await self.db.commit()
 
+        # ------------------------------------------------------------------ tournaments (docs/tournaments.md §10)
+
+    async def create_tournament(self, *, guild_id: int, channel_id: int, organizer_id: int, name: str, kind: str,
+                                format: str, options: dict[str, Any], settings: dict[str, Any], seed: int) -> int:
+        """|coro| Store a new tournament, open for registration; returns its id."""
+        async with self.writing:
+            now = self.clock()
+            cur = await self.db.execute(
+                "INSERT INTO tournaments (guild_id, channel_id, organizer_id, name, kind, format, options, settings,"
+                " seed, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, organizer_id, name, kind, format, json.dumps(options), json.dumps(settings),
+                 seed, now, now))
+            await self.db.commit()
+            assert cur.lastrowid is not None
+            return int(cur.lastrowid)
+
+    async def tournament(self, tournament_id: int) -> TournamentRow | None:
+        """|coro| The tournament with this id, or ``None``."""
+        async with self.db.execute("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)) as cur:
+            row = await cur.fetchone()
+        return _tournament(row) if row else None
+
+    async def tournaments(self, *statuses: str, guild_id: int | None = None) -> list[TournamentRow]:
+        """|coro| Tournaments in any of *statuses* (all when none is given), of one server if given, oldest first."""
+        where: list[str] = ["1 = 1"]
+        args: list[Any] = []
+        if statuses:
+            where.append(f"status IN ({','.join('?' * len(statuses))})")
+            args += list(statuses)
+        if guild_id is not None:
+            where.append("guild_id = ?")
+            args.append(guild_id)
+        async with self.db.execute(f"SELECT * FROM tournaments WHERE {' AND '.join(where)} ORDER BY id", args) as cur:
+            return [_tournament(r) for r in await cur.fetchall()]
+
+    async def update_tournament(self, tournament_id: int, **changes: Any) -> None:
+        """|coro| Update ``status``, ``message_id``, ``round``, ``settings`` or ``finished_at`` of a tournament.
+
+        Raises
+        ------
+        ValueError
+            An unknown column.
+        """
+        async with self.writing:
+            allowed = {"status", "message_id", "round", "settings", "finished_at"}
+            if set(changes) - allowed:
+                raise ValueError(f"cannot update {sorted(set(changes) - allowed)}; columns: {sorted(allowed)}")
+            if "settings" in changes:
+                changes["settings"] = json.dumps(changes["settings"])
+            changes["updated_at"] = self.clock()
+            cols = ", ".join(f"{k} = ?" for k in changes)
+            await self.db.execute(f"UPDATE tournaments SET {cols} WHERE id = ?", (*changes.values(), tournament_id))
+            await self.db.commit()
+
+    async def set_entrant(self, tournament_id: int, user_id: int, name: str, status: str) -> None:
+        """|coro| Enter *user_id* in a tournament with *status*, or change their status (their place in
+        the registration order is kept).
+        """
+        async with self.writing:
+            now = self.clock()
+            await self.db.execute(
+                "INSERT INTO tournament_entrants (tournament_id, user_id, name, status, registered_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(tournament_id, user_id) DO UPDATE SET name = excluded.name,"
+                " status = excluded.status, updated_at = excluded.updated_at",
+                (tournament_id, user_id, name, status, now, now))
+            await self.db.commit()
+
+    async def remove_entrant(self, tournament_id: int, user_id: int) -> None:
+        """|coro| Forget an entrant (unregistered before the start)."""
+        async with self.writing:
+            await self.db.execute("DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?",
+                                  (tournament_id, user_id))
+            await self.db.commit()
+
+    async def entrants(self, tournament_id: int) -> list[EntrantRow]:
+        """|coro| A tournament's entrants in registration order."""
+        async with self.db.execute("SELECT * FROM tournament_entrants WHERE tournament_id = ?"
+                                   " ORDER BY registered_at, rowid", (tournament_id,)) as cur:
+            return [EntrantRow(r["tournament_id"], r["user_id"], r["name"], r["status"], r["registered_at"])
+                    for r in await cur.fetchall()]
+
+    async def add_round(self, tournament_id: int, number: int, matches: Sequence[Sequence[str]],
+                        data: dict[str, Any] | None = None) -> None:
+        """|coro| Store round *number* with its *matches* (player ids in seat order; a single player is a bye,
+        no player an empty bracket slot) and the tournament's round counter, in one transaction.
+
+        A bye is stored done with its result; an empty slot as ``empty``; a game as ``pending``.
+        """
+        async with self.writing:
+            now = self.clock()
+            await self.db.execute("INSERT INTO tournament_rounds (tournament_id, number, data, started_at)"
+                                  " VALUES (?, ?, ?, ?)", (tournament_id, number, json.dumps(data or {}), now))
+            rows = []
+            for i, players in enumerate(matches):
+                status = "empty" if not players else "done" if len(players) == 1 else "pending"
+                result = json.dumps({"places": {players[0]: 1}}) if len(players) == 1 else None
+                rows.append((tournament_id, number, i, json.dumps(list(players)), status, result))
+            await self.db.executemany("INSERT INTO tournament_matches (tournament_id, round, number, players, status,"
+                                      " result) VALUES (?, ?, ?, ?, ?, ?)", rows)
+            await self.db.execute("UPDATE tournaments SET round = ?, updated_at = ? WHERE id = ?",
+                                  (number, now, tournament_id))
+            await self.db.commit()
+
+    async def finish_round(self, tournament_id: int, number: int) -> None:
+        """|coro| Mark round *number* finished (now)."""
+        async with self.writing:
+            await self.db.execute("UPDATE tournament_rounds SET finished_at = ? WHERE tournament_id = ? AND number = ?",
+                                  (self.clock(), tournament_id, number))
+            await self.db.commit()
+
+    async def rounds(self, tournament_id: int) -> list[RoundRow]:
+        """|coro| A tournament's rounds, oldest first, each with its matches in order."""
+        async with self.db.execute("SELECT * FROM tournament_matches WHERE tournament_id = ? ORDER BY round, number",
+                                   (tournament_id,)) as cur:
+            matches = [_match(r) for r in await cur.fetchall()]
+        async with self.db.execute("SELECT * FROM tournament_rounds WHERE tournament_id = ? ORDER BY number",
+                                   (tournament_id,)) as cur:
+            return [RoundRow(r["number"], json.loads(r["data"]), r["started_at"], r["finished_at"],
+                             tuple(m for m in matches if m.round == r["number"])) for r in await cur.fetchall()]
+
+    async def update_match(self, tournament_id: int, round_: int, number: int, **changes: Any) -> None:
+        """|coro| Update ``status``, ``game_id``, ``opened_at``, ``shown`` (a list) or ``result`` (a dict) of a match.
+
+        Raises
+        ------
+        ValueError
+            An unknown column.
+        """
+        async with self.writing:
+            allowed = {"status", "game_id", "opened_at", "shown", "result"}
+            if set(changes) - allowed:
+                raise ValueError(f"cannot update {sorted(set(changes) - allowed)}; columns: {sorted(allowed)}")
+            for key in ("shown", "result"):
+                if key in changes and changes[key] is not None:
+                    changes[key] = json.dumps(changes[key])
+            cols = ", ".join(f"{k} = ?" for k in changes)
+            await self.db.execute(f"UPDATE tournament_matches SET {cols} WHERE tournament_id = ? AND round = ?"
+                                  " AND number = ?", (*changes.values(), tournament_id, round_, number))
+            await self.db.commit()
+
+    async def match_of_game(self, game_id: int) -> MatchRow | None:
+        """|coro| The tournament match played at table *game_id*, or ``None``."""
+        async with self.db.execute("SELECT * FROM tournament_matches WHERE game_id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return _match(row) if row else None
+
     async def schema_version(self) -> int:
         """|coro| The schema version of the open database."""
         from bot.storage.migrations import current_version
@@ -382,6 +529,107 @@ class RatingRow:
     sigma: float
     games: int
     last_game: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    """A stored tournament (``docs/tournaments.md`` §10). Times are Unix milliseconds.
+
+    Attributes
+    ----------
+    format:
+        ``swiss``, ``pods``, ``elimination`` or ``round-robin`` (§1).
+    options:
+        The game's table options for every match.
+    settings:
+        The event's own settings (rounds, table size, capacity, check-in, …), see the service.
+    status:
+        ``registration``, ``checkin``, ``running``, ``paused``, ``finished`` or ``cancelled``.
+    round:
+        The current round's number (0 before the first).
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    organizer_id: int
+    name: str
+    kind: str
+    format: str
+    options: dict[str, Any]
+    settings: dict[str, Any]
+    seed: int
+    status: str
+    round: int
+    created_at: int
+    finished_at: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantRow:
+    """A tournament entrant: ``registered``, ``checked_in``, ``waitlisted``, ``dropped`` or ``disqualified``."""
+
+    tournament_id: int
+    user_id: int
+    name: str
+    status: str
+    registered_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """One match of a tournament round.
+
+    Attributes
+    ----------
+    players:
+        Player ids (``u<user id>``) in seat order; one is a bye, none an empty bracket slot.
+    status:
+        ``pending`` (no table yet), ``playing``, ``broken`` (its table ended without a result),
+        ``done`` or ``empty``.
+    game_id:
+        The table (game) the match is played at, once opened.
+    opened_at:
+        When its table opened (Unix ms): the no-show clock starts there.
+    shown:
+        The players who showed up at the table.
+    result:
+        The recorded result (``{"places", "forfeits", "scores", "forced"}``), or ``None``.
+    """
+
+    tournament_id: int
+    round: int
+    number: int
+    players: tuple[str, ...]
+    status: str
+    game_id: int | None
+    opened_at: int | None
+    shown: tuple[str, ...]
+    result: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRow:
+    """One round of a tournament: its number, its data (e.g. an elimination field), times and matches."""
+
+    number: int
+    data: dict[str, Any]
+    started_at: int
+    finished_at: int | None
+    matches: tuple[MatchRow, ...]
+
+
+def _tournament(r: aiosqlite.Row) -> TournamentRow:
+    return TournamentRow(r["id"], r["guild_id"], r["channel_id"], r["message_id"], r["organizer_id"], r["name"],
+                         r["kind"], r["format"], json.loads(r["options"]), json.loads(r["settings"]), r["seed"],
+                         r["status"], r["round"], r["created_at"], r["finished_at"])
+
+
+def _match(r: aiosqlite.Row) -> MatchRow:
+    return MatchRow(r["tournament_id"], r["round"], r["number"], tuple(json.loads(r["players"])), r["status"],
+                    r["game_id"], r["opened_at"], tuple(json.loads(r["shown"])),
+                    json.loads(r["result"]) if r["result"] else None)
 
 
 def _game(r: aiosqlite.Row) -> GameRow:

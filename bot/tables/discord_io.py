@@ -21,6 +21,7 @@ from typing import Any
 import discord
 
 from bot.answers import answer_error
+from bot.tables.budget import RestBudget
 from bot.tables.components import board_view, finished_view, lobby_view, table_view
 from bot.tables.core import Actor, now_ms, posted_ms, wall_ms
 from bot.tables.race import Outcome
@@ -85,6 +86,7 @@ class DiscordTables(TableRestore):
     def __init__(self, storage: Any, config: Any, client: discord.Client) -> None:
         super().__init__(storage, config)
         self.client = client
+        self.budget = RestBudget(config.rest_per_second)
         self.live_boards = True
         self.board_token_s: float = BOARD_TOKEN_S
 
@@ -134,6 +136,7 @@ class DiscordTables(TableRestore):
         thread: Any = channel
         if isinstance(channel, discord.TextChannel):
             try:
+                await self.budget.acquire(urgent=True)
                 thread = await channel.create_thread(name=f"{table.title} #{table.id}",
                                                      type=discord.ChannelType.public_thread,
                                                      auto_archive_duration=1440)
@@ -147,12 +150,61 @@ class DiscordTables(TableRestore):
         self.tables[table.id] = table
         await self.storage.update_game(table.id, thread_id=table.thread_id)
         await self._save_seats(table)
+        await self.budget.acquire(urgent=True)
         message = await thread.send(self.lobby_text(table), view=self._lobby_view(table))
         table.message_id, table.message_posted_ms = message.id, posted_ms(message.id)
         await self.storage.update_game(table.id, message_id=message.id)
         log.info("table %s opened: %s in guild %s by user %s", table.id, kind, interaction.guild_id,
                  interaction.user.id)
         self._track(table, self._expire_lobby(table), "expiry")
+        return table
+
+    async def open_seated(self, kind: str, options: dict[str, Any], settings: dict[str, Any] | None, *,
+                          guild_id: int | None, channel_id: int, seats: list[tuple[int, str]], host_id: int,
+                          title: str | None = None, intro: str = "") -> Table:
+        """|coro|
+
+        Open a table of *kind* with exactly *seats* seated (``(user id, name)``, in seat order) in a
+        new thread of channel *channel_id* (named *title*), run by *host_id*, and deal at once:
+        a tournament match (``docs/tournaments.md`` §10). *intro* is posted first, pinging the
+        seated players.
+
+        Raises
+        ------
+        TableError
+            Bad options or seats (:meth:`create_seated`), or the channel is gone.
+        """
+        channel: Any = self.client.get_channel(channel_id)
+        if channel is None:
+            try:
+                await self.budget.acquire(urgent=True)
+                channel = await self.client.fetch_channel(channel_id)
+            except discord.HTTPException:
+                raise TableError(f"The channel {channel_id} is gone.") from None
+        table = await self.create_seated(kind, options, settings, guild_id=guild_id, channel_id=channel_id,
+                                         seats=seats, host_id=host_id)
+        thread: Any = channel
+        if isinstance(channel, discord.TextChannel):
+            try:
+                await self.budget.acquire(urgent=True)
+                thread = await channel.create_thread(name=(title or f"{table.title} #{table.id}")[:100],
+                                                     type=discord.ChannelType.public_thread,
+                                                     auto_archive_duration=1440)
+            except discord.HTTPException:
+                log.info("threads not allowed in %s; table %s stays in the channel", channel.id, table.id)
+        table.thread_id = thread.id
+        await self.start_seated(table)
+        if intro:
+            await self.budget.acquire(urgent=True)
+            await thread.send(fit_text(intro), allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
+                                                                                         roles=False))
+        await self.budget.acquire(urgent=True)
+        message = await thread.send(self.public_text(table), view=self._table_view(table),
+                                    allowed_mentions=discord.AllowedMentions.none())
+        table.message_id, table.message_posted_ms = message.id, posted_ms(message.id)
+        await self.storage.update_game(table.id, message_id=message.id)
+        log.info("table %s opened seated: %s in guild %s for %d players", table.id, kind, guild_id, len(seats))
+        self._start_tasks(table)
         return table
 
     async def on_table_button(self, interaction: discord.Interaction, table_id: int, verb: str) -> None:
@@ -166,6 +218,8 @@ class DiscordTables(TableRestore):
             await self._refuse(interaction, "This table no longer exists.")
             return
         actor = self.actor(interaction)
+        if verb == "board":
+            self.note_seen(table, actor.user_id)
         try:
             async with table.lock:
                 if verb == "board":
@@ -295,6 +349,7 @@ class DiscordTables(TableRestore):
             return
         try:
             channel = await self._channel(table)
+            await self.budget.acquire(urgent=True)
             await channel.get_partial_message(table.message_id).edit(
                 content=self.lobby_text(table), view=self._lobby_view(table))
         except discord.HTTPException as exc:
@@ -303,6 +358,7 @@ class DiscordTables(TableRestore):
     async def _mark_ended(self, table: Table, text: str) -> None:
         try:
             channel = await self._channel(table)
+            await self.budget.acquire(urgent=True)
             await channel.get_partial_message(table.message_id).edit(
                 content=text, view=None, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
@@ -310,7 +366,11 @@ class DiscordTables(TableRestore):
 
     async def _channel(self, table: Table) -> Any:
         """The table's thread (or channel): from the cache, else fetched."""
-        return self.client.get_channel(table.thread_id) or await self.client.fetch_channel(table.thread_id)
+        channel = self.client.get_channel(table.thread_id)
+        if channel is None:
+            await self.budget.acquire(urgent=True)
+            channel = await self.client.fetch_channel(table.thread_id)
+        return channel
 
     # ------------------------------------------------------------------ playing
 
@@ -343,6 +403,7 @@ class DiscordTables(TableRestore):
         table = self.table_in(interaction.channel_id)
         if table is None:
             raise TableError("Use this inside the thread of a running table.")
+        self.note_seen(table, interaction.user.id)
         async with table.lock:
             reply = self._board_reply(interaction, table)
         await self._send_reply(interaction, reply)
@@ -379,6 +440,7 @@ class DiscordTables(TableRestore):
         if seat is None:
             await self._refuse(interaction, "You are not playing at this table.")
             return
+        self.note_seen(table, interaction.user.id)
         player = seat.player_id
         click: Click | None = None
         outcome: Outcome | None = None
@@ -441,6 +503,7 @@ class DiscordTables(TableRestore):
             await self._refuse(interaction, "This table is not running any more.")
             return
         seat = table.seat_of_user(interaction.user.id)
+        self.note_seen(table, interaction.user.id)
         is_host = self._is_host(table, interaction)
         if (seat is None or seat.is_bot) and not is_host:
             await self._refuse(interaction, "You are not playing at this table; you can watch it here.")
@@ -532,11 +595,19 @@ class DiscordTables(TableRestore):
             table.boards_dirty.set()
 
     async def _redraw_loop(self, table: Table) -> None:
-        """Edit the public message at most once per ``redraw_interval_ms``, latest state wins."""
-        interval = self._cfg.redraw_interval_ms / 1000
+        """Edit the public message at most once per interval, latest state wins.
+
+        The interval is ``redraw_interval_ms``, stretched by the REST budget when many tables are
+        busy (:meth:`RestBudget.redraw_interval`); each edit waits for its turn in the budget, and
+        the text is drawn after that wait, so the latest state goes out and nothing is sent twice.
+        """
+        base = self._cfg.redraw_interval_ms / 1000
+        interval = base
         last = 0.0
         while True:
             await table.dirty.wait()
+            busy = sum(1 for t in self.tables.values() if t.status == "running")
+            interval = self.budget.redraw_interval(base, busy)
             wait = last + interval - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
@@ -558,8 +629,17 @@ class DiscordTables(TableRestore):
         if self.tables.get(table.id) is table:
             self.tables.pop(table.id, None)
 
+    @staticmethod
+    def _people_moved(table: Table, within_ms: float = 15_000) -> bool:
+        """Whether a person (not a bot) moved at *table* in the last *within_ms* ms: its redraws go first."""
+        now = now_ms()
+        return any(not s.is_bot and now - table.last_move_ms.get(s.player_id, -within_ms) < within_ms
+                   for s in table.seats)
+
     async def _redraw(self, table: Table) -> None:
         channel = await self._channel(table)
+        await self.budget.acquire(urgent=self._people_moved(table) or table.status != "running")
+        table.dirty.clear()  # what changed while waiting for the budget goes out with this edit
         finished = table.engine is not None and table.engine.is_over
         view = finished_view(table.id) if finished else self._table_view(table)
         text = self.public_text(table)
@@ -575,10 +655,12 @@ class DiscordTables(TableRestore):
                     raise
                 log.info("table %s: its message is %s; posting it anew", table.id,
                          "gone" if exc.code == 10008 else "too old to edit")
+        await self.budget.acquire(urgent=True)
         message = await channel.send(text, view=view,
                                      allowed_mentions=discord.AllowedMentions.none())
         if table.message_id is not None:
             with contextlib.suppress(discord.HTTPException):
+                await self.budget.acquire()
                 await channel.get_partial_message(table.message_id).edit(view=None)
         table.message_id, table.message_posted_ms = message.id, posted_ms(message.id)
         await self.storage.update_game(table.id, message_id=message.id)
@@ -589,6 +671,7 @@ class DiscordTables(TableRestore):
             channel = await self._channel(table)
             mentions = discord.AllowedMentions(users=True, everyone=False, roles=False) if ping \
                 else discord.AllowedMentions.none()
+            await self.budget.acquire(urgent=True)
             await channel.send(fit_text(text), allowed_mentions=mentions)
         except discord.HTTPException:
             log.warning("could not post to table %s", table.id, exc_info=True)

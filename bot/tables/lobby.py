@@ -11,11 +11,13 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.tables.core import Actor
 from bot.tables.loops import TableLoops
 from bot.tables.table import Seat, Table, TableError
+from bot.tables.text import fit_text
 
 __all__ = ["TableLobby"]
 
@@ -23,7 +25,97 @@ log = logging.getLogger("parlor.tables")
 
 
 class TableLobby(TableLoops):
-    """Lobbies and host controls (a layer of the table service; see :mod:`bot.tables.core`)."""
+    """Lobbies and host controls (a layer of the table service; see :mod:`bot.tables.core`).
+
+    Attributes
+    ----------
+    seen_hooks:
+        Called with a table's id and a user id the first time that seated user shows up at the
+        table (opens their board, moves, presses a table button); tournaments register here to
+        tell a no-show (``docs/tournaments.md`` §10).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seen_hooks: list[Callable[[int, int], Awaitable[Any]]] = []
+        self._seen: dict[int, set[int]] = {}
+
+    def note_seen(self, table: Table, user_id: int) -> None:
+        """Seated user *user_id* showed up at *table*: the :attr:`seen_hooks` hear it once per table."""
+        seen = self._seen.setdefault(table.id, set())
+        if user_id in seen or table.seat_of_user(user_id) is None:
+            return
+        seen.add(user_id)
+        for hook in self.seen_hooks:
+            self._background(hook(table.id, user_id))
+
+    async def create_seated(self, kind: str, options: dict[str, Any], settings: dict[str, Any] | None, *,
+                            guild_id: int | None, channel_id: int, seats: Sequence[tuple[int, str]],
+                            host_id: int) -> Table:
+        """|coro| Store a table of *kind* with exactly *seats* seated (``(user id, name)`` in seat order),
+        run by *host_id*, who need not play (a tournament's organizer). No lobby: the caller gives it
+        a thread and then deals with :meth:`start_seated`.
+
+        Raises
+        ------
+        TableError
+            Bad options, a seat count outside the game's range, or a user seated twice.
+        """
+        engine_cls = self._engine_cls(kind)
+        try:
+            engine_cls.Options(**options)
+        except (TypeError, ValueError) as exc:
+            raise TableError(f"Those options don't work: {exc}") from None
+        if not engine_cls.min_players <= len(seats) <= engine_cls.max_players:
+            raise TableError(f"{engine_cls.title or kind} seats {engine_cls.min_players}-{engine_cls.max_players} "
+                             f"players, not {len(seats)}.")
+        if len({uid for uid, _ in seats}) != len(seats):
+            raise TableError("A player cannot take two seats.")
+        seed = random.SystemRandom().randrange(2**31)
+        settings = {**(settings or {}), "secret": secrets.token_hex(16)}
+        game_id = await self.storage.create_game(kind, seed=seed, options=options, guild_id=guild_id,
+                                                 channel_id=channel_id, host_id=host_id, settings=settings)
+        table = Table(id=game_id, kind=kind, title=engine_cls.title or kind, guild_id=guild_id, channel_id=channel_id,
+                      thread_id=channel_id, host_id=host_id, options=options, seed=seed,
+                      min_players=engine_cls.min_players, max_players=engine_cls.max_players, settings=settings)
+        table.seats.extend(Seat(f"u{uid}", uid, None, name) for uid, name in seats)
+        return table
+
+    async def start_seated(self, table: Table) -> None:
+        """|coro| Deal at a table from :meth:`create_seated` (its thread set): it is live and its game runs.
+
+        The caller posts its message and then starts its tasks (``_start_tasks``).
+        """
+        self.tables[table.id] = table
+        await self.storage.update_game(table.id, thread_id=table.thread_id)
+        await self._save_seats(table)
+        await self.storage.update_game(table.id, status="running")
+        self._start_engine(table)
+
+    async def seat_to_bot(self, table: Table, user_id: int, why: str) -> bool:
+        """|coro| A bot takes user *user_id*'s seat at running *table* (e.g. a tournament's no-show);
+        returns whether it did (not seated, already a bot, or a game without bots: ``False``).
+        """
+        async with table.lock:
+            seat = table.seat_of_user(user_id)
+            if seat is None or table.status != "running":
+                return False
+            return await self._replace_with_bot(table, seat, why)
+
+    async def close_table(self, table_id: int, text: str) -> bool:
+        """|coro| End live table *table_id* at once, its message saying *text* above the table (e.g. a
+        tournament match decided by forfeit); returns whether it was live.
+        """
+        table = self.tables.get(table_id)
+        if table is None or table.status not in ("lobby", "running"):
+            return False
+        async with table.lock:
+            was_running = table.engine is not None
+            await self._cancel(table, "The table was ended.")
+            shown = self.public_text(table) if was_running else self.lobby_text(table)
+        if table.message_id is not None:
+            self._background(self._mark_ended(table, fit_text(f"{text}\n{shown}")))
+        return True
 
     def is_host(self, table: Table, actor: Actor) -> bool:
         """Whether *actor* runs *table*: its host, or a moderator of the server."""

@@ -21,6 +21,7 @@ def test_example_config_loads_with_the_defaults() -> None:
     """config.example.toml is valid and matches the built-in defaults."""
     config = load_config(ROOT / "config.example.toml", environ={})
     assert config.tables == Config().tables
+    assert config.tournaments == Config().tournaments
     assert config.database.path == "./parlor.db"
 
 
@@ -42,6 +43,8 @@ def test_parlor_config_names_the_file(tmp_path: Path) -> None:
     ("text", "key", "expected"),
     [
         ("[tables]\nrace_window_ms = -5\n", "tables.race_window_ms", "from 0 to 2000"),
+        ("[tournaments]\nno_show_minutes = 0\n", "tournaments.no_show_minutes", "from 1 to 240"),
+        ("[tournaments]\norganizer_role_ids = [\"x\"]\n", "tournaments.organizer_role_ids", "whole numbers"),
         ("[tables]\nrace_window_ms = \"fast\"\n", "tables.race_window_ms", "whole number"),
         ("[tables]\nspeed = 3\n", "tables.speed", "unknown key"),
         ("[logging]\nlevel = \"LOUD\"\n", "logging.level", "DEBUG"),

@@ -3,7 +3,9 @@
 - Engines (``bot/engine``, ``bot/games``) import no Discord, asyncio, aiohttp, storage, tables,
   client, cogs or sandbox, never the clock (``time``, ``datetime``) and never the global
   ``random`` (only ``from random import Random``).
-- The tournament logic (``bot/tournaments``) is pure like the engines, under the same rules.
+- The tournament logic (``bot/tournaments``) is pure like the engines, under the same rules; its
+  one service module (``bot/tournaments/service.py``) may use asyncio, the clock, storage and the
+  table service's Discord-free layers, but no Discord, no client and no global ``random``.
 - Storage (``bot/storage``) knows no tables, client, cogs, Discord or sandbox.
 - The table service's logic (every ``bot/tables`` module but its Discord layer: ``discord_io``,
   ``components``, ``commands`` and the ``service`` front) imports no Discord and no client, so the
@@ -28,6 +30,9 @@ ENGINE_FORBIDDEN = ("discord", "asyncio", "aiohttp", "aiosqlite", "bot.storage",
 STORAGE_FORBIDDEN = ("discord", "bot.tables", "bot.client", "bot.cli", "cogs", "sandbox", "bot.games")
 PRODUCTION_FORBIDDEN = ("sandbox", "tests")
 TABLE_LOGIC_FORBIDDEN = ("discord", "aiohttp", "bot.client", "bot.cli")
+TOURNAMENT_SERVICE = "bot/tournaments/service.py"
+TOURNAMENT_SERVICE_FORBIDDEN = ("discord", "aiohttp", "bot.client", "bot.cli", "cogs", "sandbox",
+                                "bot.tables.discord_io", "bot.tables.service", "bot.tables.components")
 TABLE_DISCORD_LAYER = ("bot/tables/discord_io.py", "bot/tables/components.py", "bot/tables/commands.py",
                        "bot/tables/service.py", "bot/tables/__init__.py")
 CORE_FORBIDDEN = ("bot.games.",)
@@ -57,7 +62,8 @@ def violations(path: str, source: str) -> list[str]:
     """The layer rules *source* (the module at repository-relative *path*) breaks, one line each."""
     out: list[str] = []
     engine = path.startswith(("bot/engine/", "bot/games/"))
-    tournament = path.startswith("bot/tournaments/")
+    tournament = path.startswith("bot/tournaments/") and path != TOURNAMENT_SERVICE
+    tournament_service = path == TOURNAMENT_SERVICE
     storage = path.startswith("bot/storage/")
     production = path.startswith(("bot/", "cogs/"))
     table_logic = path.startswith("bot/tables/") and path not in TABLE_DISCORD_LAYER
@@ -72,6 +78,11 @@ def violations(path: str, source: str) -> list[str]:
             out.append(f"{path}:{line}: the tournament logic imports {name}")
         if tournament and (name == "random" and whole or name.startswith("random.") and name != "random.Random"):
             out.append(f"{path}:{line}: the tournament logic imports the global random (use random.Random)")
+        if tournament_service and _hits(name, TOURNAMENT_SERVICE_FORBIDDEN):
+            out.append(f"{path}:{line}: the tournament service imports {name} (Discord belongs to its cog)")
+        if tournament_service and (name == "random" and whole or name.startswith("random.")
+                                   and name != "random.Random"):
+            out.append(f"{path}:{line}: the tournament service imports the global random (use random.Random)")
         if storage and _hits(name, STORAGE_FORBIDDEN):
             out.append(f"{path}:{line}: storage imports {name}")
         if table_logic and _hits(name, TABLE_LOGIC_FORBIDDEN):
@@ -118,6 +129,10 @@ def test_the_layer_rules_hold() -> None:
     ("bot/tournaments/standings.py", "from datetime import datetime", "the tournament logic imports datetime"),
     ("bot/tournaments/swiss.py", "import random", "the tournament logic imports the global random"),
     ("bot/tournaments/swiss.py", "from random import shuffle", "the tournament logic imports the global random"),
+    ("bot/tournaments/service.py", "import discord", "the tournament service imports discord"),
+    ("bot/tournaments/service.py", "from bot.tables.service import TableService",
+     "the tournament service imports bot.tables.service"),
+    ("bot/tournaments/service.py", "import random", "the tournament service imports the global random"),
 ])
 def test_a_planted_violation_is_caught(path: str, source: str, expected: str) -> None:
     """The check fails on each kind of planted violation (so it is not a test that cannot fail)."""
@@ -131,6 +146,8 @@ def test_allowed_imports_pass() -> None:
     assert violations("cogs/dutch_blitz.py", "from bot.games.dutch_blitz import ENGINE") == []
     assert violations("bot/tournaments/swiss.py", "from random import Random\nimport networkx as nx\n"
                       "from bot.tournaments.model import Match") == []
+    assert violations("bot/tournaments/service.py", "import asyncio\nimport time\nfrom bot.storage import Storage\n"
+                      "from bot.tables.core import Actor") == []
 
 
 def test_nothing_points_at_the_reference_folder() -> None:

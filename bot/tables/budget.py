@@ -1,0 +1,105 @@
+"""One process's budget of REST requests outside interactions (``docs/tables.md``, "Discord's limits").
+
+Discord lets a bot token make 50 requests per second outside interactions (the global limit), and
+every public table redraw, notice, thread and channel fetch counts. :class:`RestBudget` is a token
+bucket all of them draw from, a little under that limit, so the bot never meets the global 429.
+Urgent requests (a table being opened, a notice, a table a person just moved at) are served before
+redraws of tables where only bots play; and since every table redraws at most once per interval,
+:meth:`RestBudget.redraw_interval` stretches that interval as the number of busy tables grows, so
+the redraws alone never need more than their share. Interaction answers (callbacks and the
+interaction-token webhooks, which carry the click answers and the live boards) never go through
+it: Discord does not count them, and a click must never wait behind a redraw.
+
+No Discord here; the clock is a parameter, so the budget is tested without sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+
+__all__ = ["RestBudget"]
+
+
+class RestBudget:
+    """A token bucket of *per_second* requests (a burst of an eighth of that), urgent requests first.
+
+    Parameters
+    ----------
+    per_second:
+        Requests per second the bot allows itself outside interactions (``tables.rest_per_second``,
+        below Discord's 50 for headroom).
+    clock:
+        Seconds, monotonic (default :func:`time.monotonic`).
+
+    Attributes
+    ----------
+    granted:
+        Requests granted so far (for benchmarks and logs).
+    """
+
+    REDRAW_SHARE = 0.7
+    """The share of the budget the public redraws of busy tables may use; the rest stays free for
+    openings, notices and the moves of people."""
+
+    def __init__(self, per_second: float, clock: Callable[[], float] = time.monotonic) -> None:
+        if per_second <= 0:
+            raise ValueError(f"per_second must be positive, got {per_second}")
+        self.per_second = float(per_second)
+        self.burst = max(1.0, self.per_second / 8)
+        """Requests that may go at once after a quiet spell: small, so that no whole second (the
+        window Discord counts in) ever sees more than ``per_second + burst`` requests."""
+        self._clock = clock
+        self._tokens = self.burst
+        self._stamp = clock()
+        self._urgent_waiting = 0
+        self.granted = 0
+
+    def _refill(self) -> None:
+        now = self._clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.per_second)
+        self._stamp = now
+
+    def try_take(self, *, urgent: bool = False) -> float:
+        """Take one request now if the bucket allows: ``0.0``, else the seconds to wait before asking again.
+
+        A redraw (not *urgent*) also waits while an urgent request is waiting.
+
+        >>> clock = iter([0.0, 0.0, 0.0, 0.0, 0.5]).__next__
+        >>> budget = RestBudget(16, clock=clock)  # a burst of 2, then one every 1/16 s
+        >>> budget.try_take(), budget.try_take(), budget.try_take()
+        (0.0, 0.0, 0.0625)
+        >>> budget.try_take()
+        0.0
+        """
+        self._refill()
+        if self._tokens >= 1 and (urgent or not self._urgent_waiting):
+            self._tokens -= 1
+            self.granted += 1
+            return 0.0
+        return max(0.001, (1 - self._tokens) / self.per_second)
+
+    async def acquire(self, *, urgent: bool = False) -> None:
+        """|coro| Wait for one request's turn (urgent ones are served before redraws)."""
+        if urgent:
+            self._urgent_waiting += 1
+        try:
+            while (wait := self.try_take(urgent=urgent)) > 0:
+                await asyncio.sleep(wait)
+        finally:
+            if urgent:
+                self._urgent_waiting -= 1
+
+    def redraw_interval(self, base_s: float, busy_tables: int) -> float:
+        """Seconds between two redraws of one public table when *busy_tables* tables change at once.
+
+        At least *base_s* (``tables.redraw_interval_ms``); with many busy tables, long enough that all
+        their redraws together use at most :attr:`REDRAW_SHARE` of the budget.
+
+        >>> RestBudget(40).redraw_interval(1.2, 10)
+        1.2
+        >>> round(RestBudget(40).redraw_interval(1.2, 280), 1)
+        10.0
+        """
+        return max(base_s, busy_tables / (self.per_second * self.REDRAW_SHARE))

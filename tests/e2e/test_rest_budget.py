@@ -1,0 +1,44 @@
+"""End to end, against Discord's rate limits: many tables at once stay within the global limit (docs/tables.md)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from bot.config import TablesConfig
+from sandbox import FakeDiscord
+from tests.e2e.conftest import World, parlor, settled
+from tests.e2e.test_dutch_blitz import DB_COGS
+
+TABLES = 30
+
+
+async def open_busy_table(fake: FakeDiscord, user, channel) -> None:
+    result = await settled(fake, await fake.slash(user, channel, "dutch-blitz new", options={"bot_speed": "fast"}))
+    assert "is open" in result.content, result.content
+    lobby = fake.last_message(fake.threads(channel)[-1])
+    for _ in range(3):
+        await fake.click(user, lobby, "Add bot")
+    await fake.click(user, lobby, "Start")
+
+
+async def test_a_burst_of_openings_and_a_restart_of_many_tables_meet_no_global_429(fake: FakeDiscord, world: World,
+                                                                                 tmp_path: Path) -> None:
+    """Thirty tables opened at once all open; they play and restart; Discord never refuses globally."""
+    limits = fake.enforce_discord_rate_limits()
+    tables = TablesConfig(rest_per_second=40, idle_seconds=3600, idle_warning_seconds=60)
+    people = [(fake.add_user(f"p{i}", guild=world.guild), fake.add_channel(world.guild, f"t{i}"))
+              for i in range(TABLES)]
+    async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=tables) as bot:
+        bot.tables.bot_delay_scale = 0.2
+        await asyncio.gather(*(open_busy_table(fake, u, c) for u, c in people))
+        assert sum(t.status == "running" for t in bot.tables.tables.values()) == TABLES
+        await asyncio.sleep(3)
+        assert sum(t.engine.action_count for t in bot.tables.tables.values()) > TABLES, "the tables play"
+    async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=tables) as bot:
+        assert sum(t.status == "running" for t in bot.tables.tables.values()) == TABLES, "all restored"
+        await fake.wait_for(lambda: all("Restored" in fake.message(t.message_id).content
+                                        for t in bot.tables.tables.values() if t.message_id), timeout=20,
+                            what="every restored table to be redrawn")
+    assert not [r for r in fake.interactions if r.failed], "every click was answered"
+    assert limits.refused_global == 0, f"{limits.refused_global} global 429s"

@@ -1,0 +1,243 @@
+"""End to end: tournaments on the production bot through the loopback Discord (docs/tournaments.md §10).
+
+Eight people register on the tournament message, seven check in, and a three-round Swiss of a
+two-player game runs itself: every round's tables open in their own threads with exactly their
+players seated, the players play them with clicks, and each result is recorded from the finished
+game. A no-show forfeits, a player drops, and a restart mid-round keeps the tournament. A Swiss-pods
+event of a multiplayer game runs the same way. The game is the test-only "High card" with one trick.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+from pathlib import Path
+from typing import Any
+
+from bot.config import TablesConfig, TournamentsConfig
+from bot.tournaments.service import result_from_json
+from bot.tournaments.standings import standings
+from sandbox import FakeDiscord
+from sandbox.wire import DEFAULT_PERMISSIONS
+from tests.e2e.conftest import COGS, World, parlor_config, settled
+
+TOURNAMENT_COGS = [*COGS, "cogs.tournaments"]
+MANAGE_EVENTS = 1 << 33
+NO_SHOW_S = 4.0
+
+
+def _parlor(fake: FakeDiscord, db: Path) -> Any:
+    """The production bot with the tournaments cog; a no-show forfeits after about NO_SHOW_S seconds."""
+    import contextlib
+
+    from bot.client import ParlorBot
+    from bot.storage import Storage
+    from sandbox import running_bot
+
+    @contextlib.asynccontextmanager
+    async def run() -> Any:
+        base = parlor_config(fake, db, TablesConfig(redraw_interval_ms=200))
+        config = type(base)(discord=base.discord, database=base.database, tables=base.tables,
+                            tournaments=TournamentsConfig(no_show_minutes=1))
+        async with Storage.open(db) as storage:
+            client = ParlorBot(config, storage, load_cogs=TOURNAMENT_COGS, check_commands=False)
+            client.tables.bot_delay_scale = 0.02
+            async with running_bot(fake, client):
+                service = client.get_cog("TournamentsCog").service
+                service.time_scale = NO_SHOW_S / 60
+                service.tick_seconds = 0.1
+                await client.tree.sync()
+                yield client
+
+    return run()
+
+
+def service_of(bot: Any) -> Any:
+    return bot.get_cog("TournamentsCog").service
+
+
+def people(fake: FakeDiscord, world: World, n: int) -> list[Any]:
+    extra = [fake.add_user(name, guild=world.guild) for name in ("dan", "erin", "fay", "gus", "hal")]
+    return [world.alice, world.bob, world.carol, *extra][:n]
+
+
+async def create(fake: FakeDiscord, world: World, organizer: Any, **options: Any) -> Any:
+    result = await fake.slash(organizer, world.channel, "tournament create", options=options)
+    assert not result.failed and not result.ephemeral, result.content
+    return result.message
+
+
+def table_message(fake: FakeDiscord, thread_id: int) -> Any:
+    return next(m for m in reversed(fake.messages(thread_id)) if any(b.label == "Open my hand" for b in m.buttons))
+
+
+async def show_up(fake: FakeDiscord, bot: Any, game_id: int, users: dict[str, Any],
+                  absent: frozenset[str] = frozenset()) -> None:
+    """Every seated person but *absent* opens their hand (that is showing up)."""
+    table = bot.tables.tables[game_id]
+    message = table_message(fake, table.thread_id)
+    for seat in table.seats:
+        if seat.player_id not in absent and seat.user_id is not None:
+            opened = await fake.click(users[seat.player_id], message, "Open my hand")
+            assert opened.ephemeral and "Your hand" in opened.content
+
+
+async def play(fake: FakeDiscord, bot: Any, game_id: int, users: dict[str, Any]) -> None:
+    """The players of table *game_id* play it out by clicks: whoever's turn it is opens their hand and plays."""
+    table = bot.tables.tables[game_id]
+    message = table_message(fake, table.thread_id)
+    while table.engine is not None and not table.engine.is_over and table.status == "running":
+        player = table.engine.view(None)["turn"]
+        board = (await fake.click(users[player], message, "Open my hand")).message
+        play_button = next(b for b in board.buttons if b.label.startswith("Play"))
+        result = await fake.click(users[player], board, play_button.custom_id)
+        assert not result.failed
+
+
+async def current_matches(bot: Any, tid: int) -> list[Any]:
+    s = await service_of(bot).load(tid)
+    return [m for m in s.current.matches if len(m.players) > 1]
+
+
+async def wait_round(fake: FakeDiscord, bot: Any, tid: int, number: int) -> None:
+    async def ready() -> bool:
+        s = await service_of(bot).load(tid)
+        return s.t.round == number and all(m.status != "pending" for m in s.current.matches)
+
+    for _ in range(200):
+        if await ready():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"round {number} did not start")
+
+
+async def test_swiss_with_check_in_no_show_drop_and_restart(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """8 register, 7 check in; three Swiss rounds run themselves from the finished games; a no-show
+    forfeits, a player drops, a restart mid-round keeps the tournament; the final standings are right."""
+    db = tmp_path / "p.db"
+    organizer = fake.add_user("org", guild=world.guild, permissions=DEFAULT_PERMISSIONS | MANAGE_EVENTS)
+    players = people(fake, world, 8)
+    users = {f"u{u.id}": u for u in players}
+    async with _parlor(fake, db) as bot:
+        refused = await fake.slash(world.alice, world.channel, "tournament create",
+                                   options={"name": "Cup", "game": "high-card", "format": "swiss"})
+        assert refused.ephemeral and "Manage Server or Manage Events" in refused.content
+        message = await create(fake, world, organizer, name="Spring Cup", game="high-card", format="swiss",
+                               rounds=3, options="tricks=1")
+        assert {"Register", "Unregister", "Check in"} <= {b.label for b in message.buttons}
+        for user in players:
+            answer = await fake.click(user, message, "Register")
+            assert not answer.failed
+        assert "Players (8/128)" in fake.message(message.id).content and "hal" in fake.message(message.id).content
+        assert fake.message(message.id).button("Check in").disabled  # not before the check-in opens
+        opened = await settled(fake, await fake.slash(organizer, world.channel, "tournament checkin"))
+        assert "open" in opened.content
+        for user in players[:7]:
+            await fake.click(user, message, "Check in")
+        assert "✅ alice" in fake.message(message.id).content
+        started = await settled(fake, await fake.slash(organizer, world.channel, "tournament start"))
+        assert "has started" in started.content, started.content
+        tid = 1
+        s = await service_of(bot).load(tid)
+        assert s.t.status == "running" and len(s.active) == 7
+        assert {e.name: e.status for e in s.entrants}["hal"] == "dropped"
+        assert any("Dropped for not checking in: hal" in m.content for m in fake.messages(world.channel))
+
+        # Round 1: three tables (each in its own thread, exactly its players seated) and a bye.
+        await wait_round(fake, bot, tid, 1)
+        matches = await current_matches(bot, tid)
+        assert len(matches) == 3
+        for m in matches:
+            table = bot.tables.tables[m.game_id]
+            assert [seat.player_id for seat in table.seats] == list(m.players)
+            assert table.thread_id in {t.id for t in fake.threads(world.channel)}
+        no_show = matches[0].players[1]
+        await show_up(fake, bot, matches[0].game_id, users, absent=frozenset({no_show}))
+        for m in matches[1:]:
+            await show_up(fake, bot, m.game_id, users)
+        for m in matches[1:]:
+            await play(fake, bot, m.game_id, users)
+        await wait_round(fake, bot, tid, 2)  # waits for the no-show to forfeit
+        s = await service_of(bot).load(tid)
+        forfeit = result_from_json(s.rounds[0].matches[0].result)
+        assert forfeit.forfeits == {no_show} and forfeit.points(matches[0].players[0]) == 3
+        assert any("did not show" in m.content for m in fake.messages(world.channel))
+        assert any("Standings after round 1" in m.content for m in fake.messages(world.channel))
+
+        # Round 2: one player drops before playing; the others play.
+        matches = await current_matches(bot, tid)
+        dropper = matches[0].players[0]
+        dropped = await settled(fake, await fake.slash(users[dropper], world.channel, "tournament drop"))
+        assert "dropped" in dropped.content
+        for m in matches[1:]:
+            await show_up(fake, bot, m.game_id, users)
+        for m in matches[1:]:
+            await play(fake, bot, m.game_id, users)
+        await wait_round(fake, bot, tid, 3)
+        s = await service_of(bot).load(tid)
+        assert result_from_json(s.rounds[1].matches[0].result).forfeits == {dropper}
+        assert all(dropper not in m.players for m in s.current.matches)
+        pairings = await fake.slash(world.carol, world.channel, "tournament pairings", options={"round": 2})
+        assert "round 2 pairings" in pairings.content and "dropped and forfeits" not in pairings.content
+
+        # Round 3: one match is played, then the bot restarts mid-round.
+        matches = await current_matches(bot, tid)
+        for m in matches:
+            await show_up(fake, bot, m.game_id, users)
+        await play(fake, bot, matches[0].game_id, users)
+    async with _parlor(fake, db) as bot:
+        for _ in range(100):
+            if all(m.game_id in bot.tables.tables for m in matches[1:]):
+                break
+            await asyncio.sleep(0.05)
+        for m in matches[1:]:
+            await play(fake, bot, m.game_id, users)
+        service = service_of(bot)
+        for _ in range(200):
+            if (await service.tournament(tid)).status == "finished":
+                break
+            await asyncio.sleep(0.05)
+        s = await service.load(tid)
+        assert s.t.status == "finished" and len(s.rounds) == 3
+        assert all(m.status == "done" for r in s.rounds for m in r.matches)
+        ranked = standings(sorted({p for r in s.model_rounds() for p in r.players}), s.model_rounds())
+        names = s.names
+        final = next(m.content for m in reversed(fake.messages(world.channel)) if "Final standings" in m.content)
+        lines = [line for line in final.splitlines() if line[:1].isdigit()]
+        assert [line.split(". ", 1)[1].split(" ")[0] for line in lines] == [names[r.player] for r in ranked]
+        assert f"Winner: **{names[ranked[0].player]}**" in final or ranked[0].rank == ranked[1].rank
+        export = await fake.slash(organizer, world.channel, "tournament export")
+        (data,) = export.message.files.values()
+        rows = list(csv.DictReader(io.StringIO(data.decode())))
+        assert [r["player"] for r in rows] == [names[r.player] for r in ranked]
+        assert {r["player"]: r["status"] for r in rows}[names[dropper]] == "dropped"
+
+
+async def test_swiss_pods_of_a_multiplayer_game(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """Seven players, tables of 4 (4 + 3), two rounds: every table opens by itself and is played out."""
+    organizer = fake.add_user("org", guild=world.guild, permissions=DEFAULT_PERMISSIONS | MANAGE_EVENTS)
+    players = people(fake, world, 7)
+    users = {f"u{u.id}": u for u in players}
+    async with _parlor(fake, tmp_path / "p.db") as bot:
+        message = await create(fake, world, organizer, name="Pods", game="high-card", format="pods", rounds=2,
+                               table_size=4, options="tricks=1")
+        for user in players:
+            await fake.click(user, message, "Register")
+        await settled(fake, await fake.slash(organizer, world.channel, "tournament start"))
+        for number in (1, 2):
+            await wait_round(fake, bot, 1, number)
+            matches = await current_matches(bot, 1)
+            assert sorted(len(m.players) for m in matches) == [3, 4]
+            for m in matches:
+                await show_up(fake, bot, m.game_id, users)
+                await play(fake, bot, m.game_id, users)
+        service = service_of(bot)
+        for _ in range(200):
+            if (await service.tournament(1)).status == "finished":
+                break
+            await asyncio.sleep(0.05)
+        s = await service.load(1)
+        assert s.t.status == "finished"
+        shown = await fake.slash(world.alice, world.channel, "tournament standings")
+        assert "Buchholz" in shown.content and "pts" in shown.content

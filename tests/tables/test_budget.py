@@ -1,0 +1,70 @@
+"""The REST budget (bot/tables/budget.py): a token bucket under Discord's global limit, urgent requests first."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.tables.budget import RestBudget
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_small_burst_then_requests_at_the_rate() -> None:
+    clock = Clock()
+    budget = RestBudget(40, clock=clock)
+    assert [budget.try_take() for _ in range(5)] == [0.0] * 5, "a burst of an eighth"
+    assert budget.try_take() == pytest.approx(1 / 40)
+    granted = 5
+    for tick in range(1, 41):  # a whole second, asked every 25 ms
+        clock.now = tick / 40
+        granted += sum(budget.try_take() == 0.0 for _ in range(10))
+    assert 44 <= granted <= 45, "no second sees more than the rate and the burst: under Discord's 50"
+    assert budget.granted == granted
+
+
+def test_redraws_wait_while_an_urgent_request_waits() -> None:
+    clock = Clock()
+    budget = RestBudget(1, clock=clock)
+    assert budget.try_take() == 0.0
+    budget._urgent_waiting = 1  # an opening table is waiting for the next token
+    clock.now = 1.0
+    assert budget.try_take() > 0, "a redraw lets it go first"
+    assert budget.try_take(urgent=True) == 0.0
+
+
+def test_redraw_intervals_stretch_with_busy_tables_to_fit_the_budget() -> None:
+    budget = RestBudget(40)
+    assert budget.redraw_interval(1.2, 1) == 1.2
+    for busy in (50, 200, 1000):
+        interval = budget.redraw_interval(1.2, busy)
+        assert busy / interval <= 40 * RestBudget.REDRAW_SHARE + 1e-9, "all their redraws fit the share"
+
+
+def test_a_budget_needs_a_positive_rate() -> None:
+    with pytest.raises(ValueError, match="positive"):
+        RestBudget(0)
+
+
+async def test_acquire_serves_urgent_requests_before_waiting_redraws() -> None:
+    budget = RestBudget(20)
+    for _ in range(20):
+        await budget.acquire()
+    order: list[str] = []
+
+    async def take(name: str, urgent: bool) -> None:
+        await budget.acquire(urgent=urgent)
+        order.append(name)
+
+    redraws = [asyncio.create_task(take(f"redraw{i}", False)) for i in range(3)]
+    await asyncio.sleep(0)
+    urgent = asyncio.create_task(take("opening", True))
+    await asyncio.gather(*redraws, urgent)
+    assert order[0] == "opening"
