@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.engine.core import Event
@@ -15,6 +15,45 @@ def _hands(d: Mapping[str, Any], name: Callable[[str], str]) -> str:
 
 def _losses(losses: dict[str, int], name: Callable[[str], str]) -> str:
     return ", ".join(f"{name(p)} loses {n} {'life' if n == 1 else 'lives'}" for p, n in losses.items()) or "nobody"
+
+
+def _points(d: Mapping[str, Any], player: str) -> Any:
+    return d["values"][player]["points"]
+
+
+def _names(players: Sequence[str], name: Callable[[str], str]) -> str:
+    names = [name(p) for p in players]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def showdown_reason(d: Mapping[str, Any], name: Callable[[str], str]) -> str:
+    """Who loses lives at a showdown and why, in words, from the ``showdown`` event's data *d*.
+
+    Sources: ``docs/rules/blitz.md`` §7 (the lone lowest knocker loses two, a knocker tied for the
+    lowest is safe, everyone else tied for the lowest loses one).
+    """
+    knocker, lowest = d.get("knocker"), list(d["lowest"])
+    low = _points(d, lowest[0])
+    if not isinstance(knocker, str) or knocker not in lowest:
+        if len(lowest) == 1:
+            return f"{name(lowest[0])} has the lowest hand ({low}) and loses 1 life."
+        return f"{_names(lowest, name)} tie for the lowest hand ({low}): each loses 1 life."
+    if len(lowest) == 1:
+        return f"{name(knocker)} knocked and has the lowest hand alone ({low}): a knocker alone lowest loses 2 lives."
+    others = [p for p in lowest if p != knocker]
+    return (f"{name(knocker)} knocked and ties for the lowest hand ({low}) with {_names(others, name)}: the "
+            f"knocker is safe, {_names(others, name)} {'loses' if len(others) == 1 else 'each lose'} 1 life.")
+
+
+def blitz_reason(d: Mapping[str, Any], name: Callable[[str], str]) -> str:
+    """Who holds 31 and who loses a life, in words, from the ``blitz`` event's data *d* (§6)."""
+    holders = list(d["players"])
+    losers = list(d["losses"])
+    held = f"{_names(holders, name)} {'holds' if len(holders) == 1 else 'hold'} 31"
+    if not losers:
+        return f"{held}: nobody loses a life."
+    return f"{held}{' at the deal' if d.get('at_deal') else ''}: {_names(losers, name)} " \
+           f"{'loses' if len(losers) == 1 else 'each lose'} 1 life."
 
 
 def narrate(event: Event, name: Callable[[str], str]) -> str | None:
@@ -42,7 +81,7 @@ def narrate(event: Event, name: Callable[[str], str]) -> str | None:
             blitzers = " and ".join(name(p) for p in d["players"])
             return f"31! {blitzers}. {_hands(d, name)}. {_losses(d['losses'], name)}."
         case "showdown":
-            return f"Showdown: {_hands(d, name)}. {_losses(d['losses'], name)}."
+            return f"Showdown: {_hands(d, name)}. {showdown_reason(d, name)}"
         case "lives":
             return "Lives: " + ", ".join(f"{name(p)} {n}" for p, n in d["lives"].items()) + "."
         case "out":

@@ -1,0 +1,235 @@
+"""Rendering of Blitz (31) tables: the public table message and each player's private hand.
+
+Only :meth:`Engine.view <bot.engine.core.Engine.view>` and the table's public events are read;
+every rule stays in ``bot/games/blitz`` (``docs/rules/blitz.md``), the words of each event in
+``bot/games/blitz/narrate.py``. A hand is shown only on its holder's ephemeral board; the public
+message shows the discard pile, the stock count, lives (❤️), who knocked and who still has a
+last turn, and the last moves in words.
+
+The board's buttons are the player's legal actions, one button each (``Knock``, ``Draw from the
+stock``, ``Take the 9♠ (discard pile)``; then ``Discard K♦ (keep 21)``), carrying the kit's action
+tokens (:mod:`bot.tables.codec`): opaque, checked against the table as it is when clicked, naming
+no card; the default :meth:`GameUI.on_board_click <bot.tables.ui.GameUI.on_board_click>` plays
+them. While someone else plays, the two draws are shown greyed out. Cards are drawn by the kit's
+:func:`bot.tables.cards.playing_card`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from bot.engine import Action, Event
+from bot.engine.narrate import narrate
+from bot.games.blitz.narrate import blitz_reason, showdown_reason
+from bot.tables import GameUI, Table
+from bot.tables.cards import NO_CARD, playing_card
+from bot.tables.codec import codec_for
+from bot.tables.ui import Board, BoardButton, fit_label
+from cogs._rules import SUMMARIES
+
+__all__ = ["BlitzUI", "LAST_MOVES"]
+
+LAST_MOVES = 6
+"""How many of the latest public events the table message tells in words."""
+
+HEART = "❤️"
+QUIET_EVENTS = frozenset({"lives"})
+"""Public events left out of the last moves (the lives are on the table message anyway)."""
+
+
+def _card(card: Mapping[str, Any] | str | None) -> str:
+    return NO_CARD if card is None else playing_card(card)
+
+
+def _cards(cards: Sequence[Mapping[str, Any]]) -> str:
+    return " ".join(_card(c) for c in cards)
+
+
+def _points(value: Mapping[str, Any] | None) -> str:
+    return "—" if value is None else str(value["points"])
+
+
+def _hearts(lives: int) -> str:
+    return HEART * lives if lives > 0 else "no lives"
+
+
+class BlitzUI(GameUI):
+    """How a Blitz (31) table looks on Discord (``docs/rules/blitz.md``)."""
+
+    kind = "blitz"
+    board_label = "Open my hand"
+    notice_events: ClassVar[frozenset[str]] = frozenset({"blitz", "showdown", "round_replayed", "out", "game_over"})
+
+    def how_to_play(self, table: Table) -> str:
+        """The rules in short and how the hand works (the "How to play" button)."""
+        return (f"**How to play Blitz (31)**\n{SUMMARIES['blitz']}\n\n**On Discord**: press **Open my hand** for "
+                "your private hand (only you see it) with its value. On your turn it offers **Knock** (when you "
+                "may), **Draw from the stock** and **Take** the card on top of the discard pile; after drawing, "
+                "**Discard** one of your four cards (each button says what your hand is worth without it). The "
+                "table message shows the discard pile, everyone's lives ❤️, who knocked, who still has a last "
+                "turn, and the last moves. Showdowns and 31s are posted in the thread with every hand.")
+
+    # ------------------------------------------------------------------ public message
+
+    def public_text(self, table: Table) -> str:
+        """Seats in order with lives and turn, the discard pile and stock, then the last moves in words."""
+        engine = table.engine
+        assert engine is not None
+        view = engine.view(None)
+        name = table.display_name
+        lines = [f"**Blitz (31)** — table #{table.id} · round {view['round']} · {name(view['dealer'])} deals"]
+        if view["winner"] is None and view["turn"] is not None:
+            lines.append(f"Discard pile: **{_card(view['discard_top'])}** · stock: {view['stock_count']} cards")
+        for i, player in enumerate(view["players"], start=1):
+            lines.append(f"{i}. {self._seat_line(table, view, player)}")
+        last = self.last_moves(table)
+        if last:
+            lines.append("**Last moves**")
+            lines += [f"· {line}" for line in last]
+        return "\n".join(lines)
+
+    def _seat_line(self, table: Table, view: Mapping[str, Any], player: str) -> str:
+        name = table.display_name(player)
+        lives = view["lives"][player]
+        if player not in view["in"]:
+            return f"~~{name}~~ — 💀 out"
+        marks = []
+        if player == view["turn"]:
+            marks.append("▶ to discard" if view["phase"] == "discard" else "▶ to play")
+        if player == view["knocker"]:
+            marks.append("🔔 knocked")
+        elif player in view["last_turns"]:
+            marks.append("⏳ last turn to come")
+        if player == view["winner"]:
+            marks.append("🏆 winner")
+        head = f"**{name}**" if player == view["turn"] else name
+        return f"{head} {_hearts(lives)}" + (f" — {' · '.join(marks)}" if marks else "")
+
+    def last_moves(self, table: Table, count: int = LAST_MOVES) -> list[str]:
+        """The latest public events of *table* in words (``bot/games/blitz/narrate.py``), oldest first."""
+        lines = [narrate(table.kind, event, table.display_name) for event in table.public_events
+                 if event.is_public and event.type not in QUIET_EVENTS]
+        return [line for line in lines if line][-count:]
+
+    def notice(self, table: Table, event: Event) -> str | None:
+        """A new message in the thread for a 31, a showdown (every hand, who loses lives and why), an
+        all-out replay, a player going out and the end of the game.
+        """
+        d = event.data
+        name = table.display_name
+        if event.type in ("blitz", "showdown"):
+            hands = [f"• {name(p)}: {_cards(cards)} — **{_points(d['values'].get(p))}**"
+                     for p, cards in d["hands"].items()]
+            if event.type == "blitz":
+                head = "🎯 **31!** " + blitz_reason(d, name)
+            else:
+                knocker = d.get("knocker")
+                head = "🃏 **Showdown**" + (f" after {name(knocker)}'s knock" if knocker else "") + ": " \
+                       + showdown_reason(d, name)
+            return "\n".join([head, *hands])
+        if event.type == "round_replayed":
+            return (f"🔁 Round {d['round']} is played again: {d['reason']}, so nobody loses a life and the same "
+                    "dealer deals again.")
+        if event.type == "out":
+            players = list(d["players"])
+            return f"💀 {' and '.join(name(p) for p in players)} {'is' if len(players) == 1 else 'are'} out " \
+                   "(no lives left)."
+        if event.type == "game_over":
+            winner = d.get("winner")
+            return f"🏆 Game over: {name(winner)} wins!" if winner else "Game over."
+        return super().notice(table, event)
+
+    def result_text(self, table: Table) -> str:
+        """The final standings: the winner with the lives left, then the others in the order they went out."""
+        assert table.engine is not None
+        result = table.engine.result()
+        if result is None:
+            return ""
+        lines = ["**Final standings**"]
+        for player, rank in sorted(result.ranks.items(), key=lambda kv: kv[1]):
+            lives = int(result.scores[player])
+            what = f"{_hearts(lives)} left" if lives > 0 else "out"
+            lines.append(f"{rank}. {table.display_name(player)} — {what}")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ private hand
+
+    def private_text(self, table: Table, player: str) -> str:
+        """The player's cards and their value as the rules count it (§5), the table in short, whose turn."""
+        engine = table.engine
+        assert engine is not None
+        view = engine.view(player)
+        name = table.display_name
+        lives = view["lives"][player]
+        lines = [f"**Your hand** — round {view['round']} · {_hearts(lives)}"]
+        if player not in view["in"]:
+            lines.append("💀 You are out of this game: you have no lives left. Watch the table message.")
+            return "\n".join(lines)
+        hand = view["hand"]
+        value = _points(view["hand_value"])
+        top = _card(view["discard_top"])
+        mine = player == view["turn"]
+        if mine and view["phase"] == "discard":
+            drawn = hand[-1]  # the engine adds a drawn card at the end of the hand
+            where = "from the discard pile — keep it this turn" if view["must_keep"] else (
+                "from the discard pile" if view["drew_from"] == "discard" else "from the stock")
+            best = view["best_discard"]
+            lines.append(f"{_cards(hand[:-1])} + **{_card(drawn)}** (drawn {where})")
+            lines.append(f"Discard one: the best you can keep is **{value}**"
+                         + (f" (discard the {_card(best)})." if best else "."))
+        else:
+            lines.append(f"{_cards(hand)} — worth **{value}**")
+            lines.append(f"Discard pile: **{top}** · stock: {view['stock_count']} cards")
+        knocker = view["knocker"]
+        if knocker == player:
+            lines.append("🔔 You knocked: the others play their last turns.")
+        elif knocker is not None:
+            last = "your last turn" if player in view["last_turns"] else "you have had your last turn"
+            lines.append(f"🔔 {name(knocker)} knocked: {last}.")
+        if mine and view["phase"] == "draw":
+            options = "draw from the stock or take the discard" if knocker is not None else \
+                "knock, draw from the stock or take the discard"
+            lines.append(f"**Your turn**: {options}.")
+        elif not mine and view["turn"] is not None:
+            lines.append(f"Waiting for {name(view['turn'])}.")
+        return "\n".join(lines)
+
+    def board(self, table: Table, player: str, selection: str | None = None) -> Board:
+        """The hand and one button per legal move (row 0): Knock, Draw, Take; or Discard one of four."""
+        engine = table.engine
+        assert engine is not None
+        codec = codec_for(table, player)
+        buttons = []
+        legal = engine.legal_actions(player)
+        for action in legal:
+            style = "danger" if action["type"] == "knock" else "primary"
+            buttons.append(BoardButton(self.action_label(table, player, action), codec.token(action), style, row=0))
+        view = engine.view(player)
+        if not legal and player in view["in"] and view["turn"] is not None:
+            # Someone else's turn: the draws, greyed out until it is this player's (a steady layout).
+            for action in ({"type": "draw", "source": "stock"}, {"type": "draw", "source": "discard"}):
+                buttons.append(BoardButton(self.action_label(table, player, action), codec.token(action),
+                                           disabled=True, row=0))
+        return Board(self.private_text(table, player), buttons)
+
+    def action_label(self, table: Table, player: str, action: Action) -> str:
+        """``Knock``, ``Draw from the stock``, ``Take the 9♠ (discard pile)``, ``Discard K♦ (keep 21)``."""
+        engine = table.engine
+        assert engine is not None
+        kind = action.get("type")
+        if kind == "knock":
+            return "Knock"
+        if kind == "draw" and action.get("source") == "stock":
+            return "Draw from the stock"
+        if kind == "draw":
+            return f"Take the {_card(engine.view(player)['discard_top'])} (discard pile)"
+        if kind == "discard":
+            after = engine.view(player).get("after_discard") or {}
+            keep = after.get(action["card"])
+            return fit_label(f"Discard {_card(action['card'])}" + (f" (keep {keep['points']})" if keep else ""))
+        return super().action_label(table, player, action)
+
+    def private_note(self, table: Table, player: str, event: Event) -> str | None:
+        """None: the hand dealt and the card drawn are on the board itself."""
+        return None
