@@ -15,6 +15,7 @@ from bot.tables.core import bot_speed_factor, now_ms, wall_ms
 from bot.tables.play import TablePlay
 from bot.tables.table import Seat, Table
 from bot.tables.text import fit_text
+from bot.tables.ui import GameUI
 
 __all__ = ["TableLoops"]
 
@@ -34,7 +35,65 @@ class TableLoops(TablePlay):
             table.tasks.append(loop.create_task(self._timer_loop(table), name=f"table-{table.id}-timer"))
         else:
             table.tasks.append(loop.create_task(self._idle_loop(table), name=f"table-{table.id}-idle"))
+        ui = self.uis[table.kind]
+        if ui.reveal_ms > 0:
+            table.revealed = ui.story_steps(table)  # a story already there (a restore) shows whole
+            table.tasks.append(loop.create_task(self._reveal_loop(table), name=f"table-{table.id}-reveal"))
+        if type(ui).auto_action is not GameUI.auto_action:
+            for seat in table.seats:
+                if not seat.is_bot:
+                    table.tasks.append(loop.create_task(self._auto_loop(table, seat.player_id),
+                                                        name=f"table-{table.id}-auto-{seat.player_id}"))
         table.dirty.set()
+
+    async def _reveal_loop(self, table: Table) -> None:
+        """Tell the public story step by step (``GameUI.story_steps``): one more step every ``reveal_ms``.
+
+        Each step only marks the table message for a redraw, so the edits stay coalesced
+        (``redraw_interval_ms``); durations are times :attr:`timer_scale`.
+        """
+        ui = self.uis[table.kind]
+        while table.status == "running" and table.engine is not None:
+            changed = table.changed
+            key, steps = ui.story_steps(table)
+            told = ui.shown_steps(table)
+            table.revealed = (key, told)
+            if told >= steps:
+                await changed.wait()
+                continue
+            await asyncio.sleep(max(0.01, ui.reveal_ms * self.timer_scale / 1000))
+            key, steps = ui.story_steps(table)
+            if table.revealed[0] == key:
+                table.revealed = (key, min(steps, table.revealed[1] + 1))
+                table.dirty.set()
+
+    async def _auto_loop(self, table: Table, player: str) -> None:
+        """Make the game UI's automatic moves for the person *player* (``GameUI.auto_action``).
+
+        Each waits until the public story is told, then one more step's pause; it goes through
+        :meth:`submit` like a click. The loop ends when a bot takes the seat.
+        """
+        ui = self.uis[table.kind]
+        pause = max(0.05, ui.reveal_ms * self.timer_scale / 1000)
+        while table.status == "running" and table.engine is not None:
+            seat = table.seat_of_player(player)
+            if seat is None or seat.is_bot:
+                return
+            changed = table.changed
+            try:
+                action = ui.auto_action(table, player)
+                if action is None:
+                    await changed.wait()
+                    continue
+                told = ui.shown_steps(table) >= ui.story_steps(table)[1]
+                await asyncio.sleep(pause)
+                if (not told or table.status != "running" or ui.auto_action(table, player) != action
+                        or ui.shown_steps(table) < ui.story_steps(table)[1]):
+                    continue
+                await self.submit(table, player, action, wall_ms())
+            except Exception:  # an automatic move must never take the table down
+                log.exception("automatic move of %s at table %s failed", player, table.id)
+                await asyncio.sleep(1)
 
     async def _bot_loop(self, table: Table, player: str) -> None:
         bot = table.bots[player]

@@ -603,6 +603,38 @@ class GameUI:
         """
         return "move" if path == "type" else _humanize(path.replace(".", " "))
 
+    reveal_ms: ClassVar[int] = 0
+    """Milliseconds between two steps of the public story (:meth:`story_steps`); 0 tells it whole."""
+
+    def story_steps(self, table: Table) -> tuple[str, int]:
+        """The story the public text tells step by step: a key naming it, and how many steps it has now.
+
+        For a game whose one move sets off a long chain of events (a Blitzkrieg battle): the table
+        message shows the first step at once and one more every :attr:`reveal_ms` (times the
+        service's ``timer_scale``), instead of a wall of text; its edits stay coalesced. The same key
+        with more steps (the story went on) carries on from the steps already shown; a new key
+        starts again from one. :meth:`public_text` shows :meth:`shown_steps` of them. Default
+        ``("", 0)``: nothing is told step by step.
+        """
+        return ("", 0)
+
+    def shown_steps(self, table: Table) -> int:
+        """How many steps of :meth:`story_steps` the public text shows now (all of them once the game is over)."""
+        key, steps = self.story_steps(table)
+        if not self.reveal_ms or table.engine is None or table.engine.is_over or table.status != "running":
+            return steps
+        told_key, told = table.revealed
+        return min(steps, told if told_key == key else 1)
+
+    def auto_action(self, table: Table, player: str) -> Action | None:
+        """A move the table makes by itself for the person *player* now, or ``None`` (the default).
+
+        The table makes it, through the same path as a click, once the public story
+        (:meth:`story_steps`) is told and one more step's pause has passed: e.g. Blitzkrieg at the
+        automatic pace turns each player's card for them, while their choices stay theirs.
+        """
+        return None
+
     def result_text(self, table: Table) -> str:
         """The final standings."""
         assert table.engine is not None

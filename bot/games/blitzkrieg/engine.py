@@ -31,6 +31,7 @@ from typing import Any
 from bot.engine.cards import Card, shuffled, standard_deck
 from bot.engine.core import Action, Engine, Event, IllegalAction, Result
 from bot.engine.options import check_options, option
+from bot.games.blitzkrieg.bots import COLD_WAR_CHALLENGE_AT
 from bot.games.blitzkrieg.scenarios import Battlefield, Context, GameOver, NeedChoice
 
 __all__ = ["BlitzkriegOptions", "Blitzkrieg", "DECK_SIZE"]
@@ -68,7 +69,12 @@ class Blitzkrieg(Engine):
     State: ``decks`` (seat -> list of :class:`Card`, top first), ``table`` (cards in play as
     ``[card, face]`` with face ``"up"``, ``"down"``, ``"hand0"`` or ``"hand1"``), ``aside`` (the
     Diplomats put aside, §6.12), ``turned`` (each seat's battle card once turned), ``battles``
-    (battles begun), ``pending`` (the choice awaited, or ``None``).
+    (battles begun), ``pending`` (the choice awaited, or ``None``), ``fought`` (the latest
+    battle whose two cards were turned: its number, the two cards' labels, the deck sizes once they
+    were turned, and its public narration
+    as lines ``{"type", "text", "depth", …}``; a scenario's line also has ``scenario``, ``name`` and
+    ``meaning``) and ``tally`` (scenario key -> how often it was played this game). The view shows
+    the last two as ``battle`` and ``tally`` (§9).
     """
 
     kind = "blitzkrieg"
@@ -105,6 +111,9 @@ class Blitzkrieg(Engine):
         self._start: tuple[Any, ...] | None = None
         self._emitted = 0
         self._story_before: list[str] = []
+        self.fought: dict[str, Any] | None = None
+        self.tally: dict[str, int] = {}
+        self._tally_before: dict[str, int] = {}
 
     @classmethod
     def stacked(cls, players: Sequence[str], first: Sequence[str], second: Sequence[str], *,
@@ -211,6 +220,10 @@ class Blitzkrieg(Engine):
             "battles": self.battles,
             "max_battles": self.options.max_battles,
             "story": list(self.story),
+            "battle": None if self.fought is None else {
+                **self.fought, "cards": dict(self.fought["cards"]), "decks": dict(self.fought["decks"]),
+                "lines": [dict(x) for x in self.fought["lines"]]},
+            "tally": dict(self.tally),
             "over": self.is_over,
             "winner": None if self.winner is None else self.players[self.winner],
         }
@@ -237,15 +250,22 @@ class Blitzkrieg(Engine):
         return hidden
 
     def timeout_action(self, player: str) -> Action | None:
-        """A timed-out player turns their card, or has their choice picked by the game's RNG (§8).
+        """A timed-out player's move, as the house bot would make it (§8, §10).
 
-        The pick uses a copy of ``self.rng`` so that asking does not change the game.
+        They turn their card; in Cold War they challenge on a hand totalling at least
+        :data:`~bot.games.blitzkrieg.bots.COLD_WAR_CHALLENGE_AT` and disarm otherwise; a face-down
+        card (Napoleon, the clock) is picked by a copy of ``self.rng``, so asking does not change
+        the game.
         """
         legal = self.legal_actions(player)
         if not legal:
             return None
         if len(legal) == 1:
             return legal[0]
+        if self.pending is not None and self.pending["kind"] == "cold-war":
+            seat = self.seat_of(player)
+            hand = sum(card.rank for card, face in self.table if face == f"hand{seat}")
+            return {"type": "challenge" if hand >= COLD_WAR_CHALLENGE_AT else "disarm"}
         pick = Random()
         pick.setstate(self.rng.getstate())
         return pick.choice(legal)
@@ -270,6 +290,10 @@ class Blitzkrieg(Engine):
             self._start = ([list(d) for d in self.decks], [list(e) for e in self.table], list(self.aside),
                            self.rng.getstate(), self.previous)
             self._story_before = list(self.story)
+            self._tally_before = dict(self.tally)
+            self.fought = {"number": self.battles,
+                           "cards": {p: self.turned[i].label for i, p in enumerate(self.players)},  # type: ignore[union-attr]
+                           "decks": {p: len(self.decks[i]) for i, p in enumerate(self.players)}, "lines": []}
             events += self._resolve()
         return events
 
@@ -305,8 +329,26 @@ class Blitzkrieg(Engine):
             self._end(field, over.winner, over.reason)
         events = field.events[self._emitted:]
         self._emitted = len(field.events)
-        self.story = [*self._story_before, *(e.data["text"] for e in field.events if e.is_public)]
+        public = [e for e in field.events if e.is_public]
+        self.story = [*self._story_before, *(e.data["text"] for e in public)]
+        self._tell(public)
         return events
+
+    def _tell(self, public: list[Event]) -> None:
+        """Keep the battle's public narration as lines for the table, and the tally of scenarios (§9)."""
+        tally = dict(self._tally_before)
+        lines = []
+        for event in public:
+            line = {"type": event.type, "text": event.data["text"], "depth": max(0, int(event.data.get("depth", 0)))}
+            if event.type == "scenario":
+                key = event.data["scenario"]
+                tally[key] = tally.get(key, 0) + 1
+                line.update(scenario=key, name=event.data["name"], meaning=event.data.get("meaning", ""),
+                            follow_up=bool(event.data.get("follow_up")))
+            lines.append(line)
+        self.tally = tally
+        if self.fought is not None:
+            self.fought = {**self.fought, "lines": lines}
 
     def _finish(self, field: Battlefield) -> None:
         """After a battle: clear it, then end the game on an empty deck or at ``max_battles`` (§4)."""

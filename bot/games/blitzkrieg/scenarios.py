@@ -173,6 +173,7 @@ class Battlefield:
         self.pots: list[list[Card]] = []
         self.regular = True
         self.switches = 0
+        self.depth = 0
 
     # -- narration
 
@@ -181,8 +182,12 @@ class Battlefield:
         return self.game.players[seat]
 
     def say(self, kind: str, text: str, **data: Any) -> None:
-        """Add a public event *kind* with narration *text* and JSON-ready *data*."""
-        self.events.append(Event(kind, {"text": text, **data}))
+        """Add a public event *kind* with narration *text* and JSON-ready *data*.
+
+        Every event carries a ``depth``: how deeply the battle it belongs to is nested (0 for the
+        battle of the game, 1 for a battle inside a scenario or a peace treaty, …), unless given.
+        """
+        self.events.append(Event(kind, {"text": text, "depth": self.depth, **data}))
 
     def tell(self, seat: int, kind: str, text: str, **data: Any) -> None:
         """Add an event only the player of *seat* may see."""
@@ -273,6 +278,13 @@ class Battlefield:
         §7). No scenario: the higher card wins, the Ace beating everything (§3). ``None``: the
         battle had no winner (a disarmed Cold War, the repeated battle; §6.9, §6.11).
         """
+        outer, self.depth = self.depth, ctx.depth
+        try:
+            return self._fight(pair, ctx)
+        finally:
+            self.depth = outer
+
+    def _fight(self, pair: Pair, ctx: Context) -> int | None:
         found = self.matching(pair, ctx)
         if ctx.depth == 0 and found:
             self.regular = False
@@ -308,7 +320,7 @@ class Battlefield:
         text = scenario.headline(self, pair)
         if follow_up:
             text = f"Battalion after all! {self.name(BATTALION.lower_seat(pair))} calls for troops."
-        self.say("scenario", text, scenario=scenario.key, name=scenario.name,
+        self.say("scenario", text, scenario=scenario.key, name=scenario.name, meaning=scenario.meaning,
                  cards=[c.to_json() for c in pair], depth=ctx.depth, follow_up=follow_up)
 
     def won(self, seat: int, text: str) -> int:
@@ -337,12 +349,15 @@ class Scenario:
         Stable short name (events, figures): ``"halfsies"``.
     name:
         Display name.
+    meaning:
+        What the scenario means, in one line for the table (the ``scenario`` event carries it).
     section:
         Its section of ``docs/rules/blitzkrieg.md``.
     """
 
     key: ClassVar[str] = ""
     name: ClassVar[str] = ""
+    meaning: ClassVar[str] = ""
     section: ClassVar[str] = ""
 
     def applies(self, pair: Pair, ctx: Context) -> bool:
@@ -374,6 +389,8 @@ class PeaceTreaty(Scenario):
 
     key = "peace-treaty"
     name = "The Diplomat's peace treaty"
+    meaning = ("A Diplomat stops everything: three cards each change hands (a matching rank takes all six), "
+               "then the battle goes on.")
     section = "§6.12"
 
     def applies(self, pair: Pair, ctx: Context) -> bool:
@@ -400,12 +417,21 @@ class PeaceTreaty(Scenario):
     def interrupt(self, field: Battlefield, seat: int, diplomat: Card) -> None:
         """A Diplomat drawn in the middle of anything: narrate, hold the treaty, carry on."""
         field.say("scenario", f"A Diplomat turns up in {field.name(seat)}'s draw: everything stops "
-                  "for a peace treaty.", scenario=self.key, name=self.name, cards=[diplomat.to_json()],
-                  depth=-1, follow_up=False)
+                  "for a peace treaty.", scenario=self.key, name=self.name, meaning=self.meaning,
+                  cards=[diplomat.to_json()], depth=field.depth + 1, follow_up=False)
         self.treaty(field, seat, diplomat)
+        field.say("treaty-over", f"The treaty is settled: back to the battle, {field.name(seat)} draws again.",
+                  depth=field.depth + 1, player=field.name(seat))
 
     def treaty(self, field: Battlefield, seat: int, diplomat: Card) -> None:
-        """Put *diplomat* aside, then play the three-card exchange of §6.12."""
+        """Put *diplomat* aside, then play the three-card exchange of §6.12 (narrated one level deeper)."""
+        field.depth += 1
+        try:
+            self._treaty(field, seat, diplomat)
+        finally:
+            field.depth -= 1
+
+    def _treaty(self, field: Battlefield, seat: int, diplomat: Card) -> None:
         field.game.aside.append(diplomat)
         field.pots.append([])
         groups: list[list[Card]] = [[], []]
@@ -456,6 +482,7 @@ class ABomb(Scenario):
 
     key = "a-bomb"
     name = "A-Bomb"
+    meaning = "The Ace turns the top of the other deck: another Ace there wins the whole war."
     section = "§6.21"
 
     def applies(self, pair: Pair, ctx: Context) -> bool:
@@ -483,6 +510,7 @@ class QueenOfHearts(Scenario):
 
     key = "queen-of-hearts"
     name = "The Queen of Hearts"
+    meaning = "She takes as many cards off the other deck as the number faced: keeps the red, hands back the black."
     section = "§6.8"
 
     @staticmethod
@@ -513,6 +541,7 @@ class ColdWar(Scenario):
 
     key = "cold-war"
     name = "Cold War"
+    meaning = "Five hidden cards each; the red Queen challenges (higher total wins) or disarms (no winner)."
     section = "§6.9"
 
     def applies(self, pair: Pair, ctx: Context) -> bool:
@@ -553,6 +582,7 @@ class ClassicWar(Scenario):
 
     key = "classic-war"
     name = "Classic War"
+    meaning = "Same rank: three battles decide the advantage, then two cards against one."
     section = "§6.1"
 
     def applies(self, pair: Pair, ctx: Context) -> bool:
@@ -589,6 +619,7 @@ class KingsAssassination(Scenario):
 
     key = "kings-assassination"
     name = "The King's assassination"
+    meaning = "The number's player gets that many draws to find an Ace and kill the King."
     section = "§6.6"
 
     def applies(self, pair: Pair, ctx: Context) -> bool:
@@ -618,6 +649,7 @@ class Napoleon(Scenario):
 
     key = "napoleon"
     name = "Napoleon"
+    meaning = "The number's player lays that many cards face down and turns one: the Jack's suit defends."
     section = "§6.5"
 
     def applies(self, pair: Pair, ctx: Context) -> bool:
@@ -649,6 +681,7 @@ class HelenOfTroy(Scenario):
 
     key = "helen-of-troy"
     name = "Helen of Troy"
+    meaning = "The number's player lays that many cards face up; their best must beat one more of their own."
     section = "§6.7"
 
     def applies(self, pair: Pair, ctx: Context) -> bool:
@@ -676,6 +709,7 @@ class RoyalQuarrel(Scenario):
 
     key = "royal-quarrel"
     name = "The royal quarrel"
+    meaning = "Two cards each: the royal whose colour has the majority wins."
     section = "§6.10"
 
     def applies(self, pair: Pair, ctx: Context) -> bool:
@@ -702,6 +736,7 @@ class Foxhole(Scenario):
 
     key = "foxhole"
     name = "Foxhole"
+    meaning = "The higher royal wins; drawing the missing royal in between wins ten bonus cards."
     section = "§6.14"
     royal: ClassVar[bool] = False
 
@@ -736,6 +771,7 @@ class RoyalFoxhole(Foxhole):
 
     key = "royal-foxhole"
     name = "Royal Foxhole"
+    meaning = "As Foxhole, all one suit: the missing royal of that suit wins twenty bonus cards."
     section = "§6.15"
     royal = True
 
@@ -748,6 +784,7 @@ class Halfsies(Scenario):
 
     key = "halfsies"
     name = "Halfsies"
+    meaning = "One card is half the other: the lower wins, plus the top card of the other deck."
     section = "§6.2"
 
     def applies(self, pair: Pair, ctx: Context) -> bool:
@@ -782,6 +819,7 @@ class EastGermany(_NumberPair):
 
     key = "east-germany"
     name = "East Germany"
+    meaning = "The 3 has three draws to find a 3; each 9 drawn gives three more."
     section = "§6.13"
     ranks = (3, 9)
 
@@ -809,6 +847,7 @@ class TheClock(_NumberPair):
 
     key = "the-clock"
     name = "The clock"
+    meaning = "The 2 fills ten hours face down, draws a final card and turns one hour: the final card must beat it."
     section = "§6.17"
     ranks = (10, 2)
 
@@ -835,6 +874,7 @@ class Forty(_NumberPair):
 
     key = "forty"
     name = "Forty"
+    meaning = "The 5's player draws five cards: exactly 40 wins, over 40 costs cards."
     section = "§6.18"
     ranks = (9, 5)
 
@@ -861,6 +901,7 @@ class Reinforcements(_NumberPair):
 
     key = "reinforcements"
     name = "Eight reinforcements"
+    meaning = "The 7 adds eight cards, then draws one: a Jack or better beats the 10."
     section = "§6.19"
     ranks = (7, 10)
 
@@ -884,6 +925,7 @@ class SwitchingSides(_NumberPair):
 
     key = "switching-sides"
     name = "Switching sides"
+    meaning = "The 9 wins, then the players switch decks."
     section = "§6.16"
     ranks = (6, 9)
 
@@ -902,6 +944,7 @@ class SpellingTheSuit(_NumberPair):
 
     key = "spelling-the-suit"
     name = "Spelling the suit"
+    meaning = "Each side draws one card per letter of its suit: the larger total wins."
     section = "§6.20"
     ranks = (10, 4)
 
@@ -930,6 +973,7 @@ class CrossingTheDelaware(Scenario):
 
     key = "crossing-the-delaware"
     name = "Crossing the Delaware"
+    meaning = "Cards in sequence: the higher one's player draws to extend the straight and take it all."
     section = "§6.4"
 
     def applies(self, pair: Pair, ctx: Context) -> bool:
@@ -1000,6 +1044,7 @@ class RepeatedBattle(Scenario):
 
     key = "repeated-battle"
     name = "The repeated battle"
+    meaning = "The same two ranks twice in a row: four battles, each won for its own winner."
     section = "§6.11"
 
     def applies(self, pair: Pair, ctx: Context) -> bool:
@@ -1051,6 +1096,7 @@ class Battalion(Scenario):
 
     key = "battalion"
     name = "Battalion"
+    meaning = "Same suit: the lower number calls for troops until someone draws the other colour."
     section = "§6.3"
 
     def applies(self, pair: Pair, ctx: Context) -> bool:
