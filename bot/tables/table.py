@@ -165,6 +165,9 @@ class Table:
     boards: dict[str, OpenBoard] = field(default_factory=dict)
     """Player id to that person's open private board, refreshed as the table changes."""
     boards_dirty: asyncio.Event = field(default_factory=asyncio.Event)
+    revealed: tuple[str, int] = ("", 0)
+    """The public story told step by step (:meth:`GameUI.story_steps <bot.tables.ui.GameUI.story_steps>`):
+    its key and how many of its steps the table message shows so far."""
     public_events: deque[Event] = field(default_factory=lambda: deque(maxlen=PUBLIC_EVENTS_KEPT))
     """The table's latest public events (the deal's included), oldest first, at most
     :data:`PUBLIC_EVENTS_KEPT`: for a game UI that tells the last moves in words. Private events
@@ -177,6 +180,17 @@ class Table:
         """
         secret = self.settings.get("secret")
         return str(secret) if secret else None
+
+    def rule_ends_unix_ms(self, name: str) -> int | None:
+        """When timed rule *name*'s wait ends, as Unix milliseconds (for Discord's ``<t:…:R>``
+        countdown), or ``None`` when no such rule holds now or its wait is over (``docs/tables.md``,
+        the table kit).
+        """
+        ends = self.timers.ends_at(name)
+        left = None if ends is None else ends - time.monotonic() * 1000
+        if left is None or left <= 0:
+            return None
+        return int(time.time() * 1000 + left)
 
     def notes_for(self, player: str, now_ms: float) -> list[str]:
         """The private notes *player*'s board shows at *now_ms* (monotonic ms): the last three unexpired."""

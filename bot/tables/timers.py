@@ -50,6 +50,20 @@ class TimerBook:
             if name not in current:
                 del self.started[name]
 
+    def ends_at(self, name: str) -> float | None:
+        """When rule *name*'s wait ends, in the book's milliseconds, or ``None`` when no such rule holds now.
+
+        >>> book = TimerBook()
+        >>> book.observe([TimedRule("grace", 3000, "discard:4", "draw")], now_ms=10_000)
+        >>> book.ends_at("grace"), book.ends_at("stuck")
+        (13000, None)
+        """
+        started = self.started.get(name)
+        rule = next((r for r in self.rules if r.name == name), None)
+        if started is None or rule is None:
+            return None
+        return started[1] + rule.delay_ms
+
     def wait_for(self, action_type: str, now_ms: float) -> Wait | None:
         """The wait an action of *action_type* still owes under a rule, or ``None`` if it is allowed now."""
         for rule in self.rules:

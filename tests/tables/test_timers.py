@@ -61,3 +61,20 @@ def test_dutch_blitz_states_its_stuck_rule_and_dutch_its_jump_in_grace() -> None
     dutch.apply("a", {"type": "discard"})
     (grace,) = dutch.timed_rules()
     assert (grace.name, grace.delay_ms, grace.action) == ("jump_in_grace", 3000, "draw")
+
+
+def test_a_table_tells_when_a_rules_wait_ends_in_unix_time_for_discords_countdown() -> None:
+    """``<t:unix:R>`` needs the wall time the grace ends; over or unknown rules give None."""
+    import time
+
+    from bot.tables.core import now_ms
+    from bot.tables.table import Table
+
+    table = Table(id=1, kind="dutch", title="Dutch", guild_id=1, channel_id=1, thread_id=1, host_id=1, options={},
+                  seed=1, min_players=2, max_players=8)
+    table.timers.observe([TimedRule("jump_in_grace", 3000, "discard:1", "draw")], now_ms())
+    ends = table.rule_ends_unix_ms("jump_in_grace")
+    assert ends is not None and abs(ends - (time.time() * 1000 + 3000)) < 100
+    assert table.rule_ends_unix_ms("stuck") is None
+    table.timers.observe([TimedRule("jump_in_grace", 3000, "discard:2", "draw")], now_ms() - 5000)
+    assert table.rule_ends_unix_ms("jump_in_grace") is None, "a wait that is over has no countdown"

@@ -1,0 +1,404 @@
+"""Rendering of Dutch tables: the public table message and each player's private hand.
+
+Only :meth:`Engine.view <bot.engine.core.Engine.view>`, the table's public events and the private
+events of one player are read; every rule stays in ``bot/games/dutch`` (``docs/rules/dutch.md``),
+the words of each event in ``bot/games/dutch/narrate.py``.
+
+What each one sees (``docs/design.md`` §6):
+
+* the **public message** (everyone, spectators included): seat order and whose turn, the discard
+  pile's top, the deck, each hand as card backs by position, a Dutch call and the last turns
+  left, the jump-in window, totals, the last moves in words; at the round's end every hand face up;
+* a player's **private hand** (ephemeral): the same, their own cards face down as well (a card is
+  seen only when a rule shows it), the card they drew, their moves as buttons; a look (the opening
+  look, a J's or K's look) is a private note shown for ``peek_seconds`` and then hidden again by
+  the table kit (:meth:`DutchUI.private_note_seconds`).
+
+The buttons are the player's legal actions, one button each while they fit (Draw, Discard the
+drawn card, Swap it into card 1..n, Jump in with a card, Call Dutch, …), carrying the kit's opaque
+action tokens (:mod:`bot.tables.codec`); when they do not fit (a power's look and swap over every
+player's cards, many jump-ins) the kit's picker takes over, worded by :meth:`DutchUI.step_label`
+and :meth:`DutchUI.path_label`. Positions are shown counting from 1 ("card 3"), as the narration
+does. Cards are drawn by the kit's :func:`bot.tables.cards.playing_card`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from bot.engine import Action, Event
+from bot.engine.narrate import narrate
+from bot.tables import GameUI, Table, TableError
+from bot.tables.cards import playing_card
+from bot.tables.codec import codec_for
+from bot.tables.picker import BUTTONS_MAX, Picker
+from bot.tables.ui import Board, BoardButton, fit_label
+from cogs._rules import SUMMARIES
+
+__all__ = ["DutchUI", "LAST_MOVES", "BACK"]
+
+LAST_MOVES = 6
+"""How many of the latest public events the table message tells in words."""
+
+BACK = "🂠"
+"""A face-down card."""
+
+QUIET_EVENTS = frozenset({"jump_in_window", "turn", "round_over"})
+"""Public events left out of the last moves: every discard opens a window and every turn passes
+(the table says whose turn it is), and a round's end has its own lines (and its own notice)."""
+
+POWERS = {"J": "look at any one card", "Q": "swap any two cards, unseen", "K": "two actions, each a look or a swap"}
+"""What each power allows (``docs/rules/dutch.md`` §6), in words."""
+
+PRIMARY_MOVES = ("look", "draw", "discard", "keep", "reveal", "next_round", "skip_power")
+"""Action types shown first on a flat board, as primary buttons."""
+
+
+def _card(card: Mapping[str, Any] | str | None) -> str:
+    return "—" if card is None else playing_card(card)
+
+
+def _slots(slots: Sequence[Any], *, faces: bool = False) -> str:
+    """A hand by position: ``1:🂠 2:🂠 4:🂠`` (face down) or ``1:5♥ 2:🃏 Joker`` (turned over).
+
+    Positions are stable (``docs/rules/dutch.md`` §2.3): an empty one is left out, so the numbers
+    of the others never change.
+    """
+    out = [f"{i}:{_card(slot) if faces else BACK}" for i, slot in enumerate(slots, start=1) if slot is not None]
+    return " ".join(out) if out else "no cards"
+
+
+class DutchUI(GameUI):
+    """How a Dutch table looks on Discord (``docs/rules/dutch.md``)."""
+
+    kind = "dutch"
+    board_label = "Open my hand"
+    notice_events: ClassVar[frozenset[str]] = frozenset({"dutch", "round_over", "game_over"})
+    PICKERS_KEPT: ClassVar[int] = 16
+    """How many pickers (one per table state and player) :meth:`picker` keeps."""
+
+    def __init__(self) -> None:
+        self._pickers: dict[tuple[Any, ...], Picker] = {}
+
+    def picker(self, table: Table, player: str) -> Picker:
+        """The kit's picker, kept per table state and player: a power's swaps over every player's cards
+        run to hundreds of actions, and a board and each click on it would list them again.
+
+        The state is the engine object, its accepted actions and the table's version (a staged
+        change bumps it), so a kept picker always lists the current legal actions.
+        """
+        engine = table.engine
+        assert engine is not None
+        key = (table.id, table.seed, id(engine), engine.action_count, table.version, player)
+        found = self._pickers.get(key)
+        if found is None:
+            found = self._pickers[key] = super().picker(table, player)
+            while len(self._pickers) > self.PICKERS_KEPT:
+                del self._pickers[next(iter(self._pickers))]
+        return found
+
+    def how_to_play(self, table: Table) -> str:
+        """The rules in short and how the table works (the "How to play" button)."""
+        return (f"**How to play Dutch**\n{SUMMARIES['dutch']}\n\n**On Discord**: press **Open my hand** for your "
+                "private hand (only you see it). Your cards lie face down, yours too: a look shows a card to you "
+                "alone for a few seconds, then it is hidden again, so remember it. On your turn press **Draw**; "
+                "the drawn card shows on your hand only: **Discard** it or **Swap** it into one of your cards. "
+                "After each discard, **Jump in** with a card by its position. Powers (J, Q, K) offer their "
+                "looks and swaps as buttons over every player's cards. The table message shows every hand as "
+                "card backs by position, the discard pile and the last moves in words.")
+
+    # ------------------------------------------------------------------ shared pieces
+
+    @staticmethod
+    def _view(table: Table, player: str | None) -> dict[str, Any]:
+        engine = table.engine
+        assert engine is not None
+        return engine.view(player)
+
+    def _head(self, table: Table, view: Mapping[str, Any]) -> str:
+        passive = view["variant"] == "passive"
+        rules = f"passive, to {view['options']['target']}" if passive else "aggressive"
+        return f"**Dutch** ({rules}) — table #{table.id} · round {view['round']}"
+
+    def _status(self, table: Table, view: Mapping[str, Any], me: str | None) -> list[str]:
+        """Whose turn and what they do, the jump-in window and a Dutch call, in words."""
+        name = table.display_name
+        lines: list[str] = []
+
+        def who(p: str) -> str:
+            return "you" if p == me else name(p)
+
+        phase = view["phase"]
+        if phase == "look":
+            waiting = [p for p, done in view["looked"].items() if not done]
+            lines.append("👀 Opening look: everyone looks at two of their own cards. Waiting for "
+                         + ", ".join(who(p) for p in waiting) + ".")
+            return lines
+        if phase != "play":
+            return lines
+        top = view["discard"][-1] if view["discard"] else None
+        lines.append(f"Discard pile: **{_card(top)}** · deck: {view['deck']} cards")
+        power = view["power"]
+        turn = view["turn"]
+        if power is not None:
+            left = power["actions_left"]
+            lines.append(f"⚡ {who(power['player'])} {'use' if power['player'] == me else 'uses'} the "
+                         f"{power['rank']}'s power ({POWERS.get(power['rank'], 'a power')}; {left} action"
+                         f"{'s' if left != 1 else ''} left).")
+        elif view["due_to_end"]:
+            lines.append(f"🏁 The round is over: {who(turn)} {'turn' if turn == me else 'turns'} the hands over.")
+        elif view["step"] == "decide":
+            lines.append(f"▶ {who(turn)} {'hold' if turn == me else 'holds'} a drawn card: discard it or swap it "
+                         "into a hand position.")
+        else:
+            lines.append("▶ Your turn: draw." if turn == me else f"▶ {who(turn)} to draw.")
+        window = view["jump_in"]
+        if window is not None and window["open"]:
+            grace = view["options"]["jump_in_grace_seconds"]
+            if view["variant"] == "aggressive":
+                taken = " (taken: a later right one stays, shown to all)" if window["taken"] else ""
+                rule = f"the first one counts, any player's card{taken}"
+            else:
+                rule = "each with their own cards"
+            ends = table.rule_ends_unix_ms("jump_in_grace") if grace else None
+            wait = (f"; the next draw waits until <t:{ends // 1000}:R>" if ends is not None
+                    else f"; the next draw waits {grace} s after the discard" if grace else "")
+            lines.append(f"🙋 Jump in on the **{window['rank']}** (discard #{window['discard']}): {rule}{wait}.")
+        if view["dutch"] is not None:
+            # The turn being played counts (a call before a draw makes it that player's last one);
+            # the caller never has a last turn, and someone who was mid-turn gets one more.
+            playing = turn is not None and turn != view["dutch"] and not view["due_to_end"]
+            now = [f"{who(turn)} (now)"] if playing else []
+            last = now + [who(p) for p in view["last_turns"] or []]
+            rest = ("last turns: " + ", ".join(last)) if last else "every last turn is taken"
+            lines.append(f"🔔 {who(view['dutch'])} called **Dutch** — {rest}.")
+        return lines
+
+    def _round_lines(self, table: Table, view: Mapping[str, Any]) -> list[str]:
+        """Every hand face up with its value, the caller's penalty and the totals (a round's end)."""
+        detail = view["last_round"]
+        if not detail:
+            return []
+        name = table.display_name
+        why = "everyone had their last turn" if detail["why"] == "dutch" else "the deck is exhausted"
+        lines = [f"**Round {detail['round']} is over** ({why}): every hand is turned face up."]
+        for p, slots in detail["hands"].items():
+            extra = ""
+            modifier = detail["modifiers"].get(p, 0)
+            if p == detail["caller"]:
+                if detail["outcome"] == "outright":
+                    extra = " 🔔 called Dutch and is lowest" + (f" ({modifier:+d})" if modifier else "")
+                else:
+                    extra = f" 🔔 called Dutch but was {detail['outcome']}: undercut penalty {modifier:+d}"
+            total = f" → total {detail['totals'][p]}" if "totals" in detail else ""
+            lines.append(f"• {name(p)}: {_slots(slots, faces=True)} = **{detail['values'][p]}**"
+                         f"{extra}{' · round ' + str(detail['scores'][p]) if modifier else ''}{total}")
+        return lines
+
+    def last_moves(self, table: Table, count: int = LAST_MOVES) -> list[str]:
+        """The latest public events of *table* in words (``bot/games/dutch/narrate.py``), oldest first."""
+        lines = [narrate(table.kind, event, table.display_name) for event in table.public_events
+                 if event.is_public and event.type not in QUIET_EVENTS]
+        return [line for line in lines if line][-count:]
+
+    # ------------------------------------------------------------------ public message
+
+    def public_text(self, table: Table) -> str:
+        """Seats in order (whose turn, card backs by position, totals), the discard pile, the deck, the
+        jump-in window, a Dutch call and the last turns, then the last moves; at a round's end, every hand.
+        """
+        view = self._view(table, None)
+        name = table.display_name
+        passive = view["variant"] == "passive"
+        revealed = view["phase"] in ("round_over", "over")
+        lines = [self._head(table, view)]
+        active = view["power"]["player"] if view["power"] else view["turn"]
+        for i, hand in enumerate(view["hands"], start=1):
+            p = hand["player"]
+            mark = "▶ " if p == active and view["phase"] == "play" else ""
+            bell = " 🔔" if p == view["dutch"] else ""
+            total = f" · total {view['totals'][p]}" if passive else ""
+            cards = f"{hand['cards']} card{'s' if hand['cards'] != 1 else ''}"
+            slots = "" if revealed else f" — {_slots(hand['slots'])}"
+            lines.append(f"{i}. {mark}**{name(p)}**{bell}{slots} ({cards}){total}")
+        lines += self._status(table, view, None)
+        if revealed:
+            lines += self._round_lines(table, view)
+            if view["phase"] == "round_over":
+                lines.append("Press **Next round** to deal the next round.")
+        elif passive and view["round_scores"]:
+            scores = view["round_scores"][-1]
+            told = ", ".join(f"{name(p)} {s:+d}" for p, s in scores.items())
+            lines.append(f"Round {view['round'] - 1} scored: {told}")
+        last = self.last_moves(table)
+        if last:
+            lines.append("**Last moves**")
+            lines += [f"· {line}" for line in last]
+        return "\n".join(lines)
+
+    def public_buttons(self, table: Table) -> list[BoardButton]:
+        """Between rounds (passive): **Next round**."""
+        if self._view(table, None)["phase"] == "round_over":
+            return [BoardButton("Next round", "next", "success")]
+        return []
+
+    def on_public_click(self, table: Table, player: str, token: str, *, is_host: bool) -> Action:
+        """**Next round** deals the next round (any seated player may)."""
+        if token == "next":
+            return {"type": "next_round"}
+        raise TableError("That button is not in use.")
+
+    def notice(self, table: Table, event: Event) -> str | None:
+        """A new message in the thread for a Dutch call, a round's end (every hand face up) and the game's end."""
+        if event.type == "round_over":
+            d = event.data
+            view = {"last_round": dict(d)}
+            return "\n".join(self._round_lines(table, view))
+        if event.type == "dutch":
+            return "🔔 " + (narrate(table.kind, event, table.display_name) or "Dutch!")
+        if event.type == "game_over":
+            return "🏆 " + (narrate(table.kind, event, table.display_name) or "Game over.")
+        return super().notice(table, event)
+
+    def result_text(self, table: Table) -> str:
+        """The final standings: lowest first, with points (totals, or the last hands in the aggressive set)."""
+        engine = table.engine
+        assert engine is not None
+        result = engine.result()
+        if result is None:
+            return ""
+        lines = ["**Final standings** (lowest wins)"]
+        for player, rank in sorted(result.ranks.items(), key=lambda kv: kv[1]):
+            lines.append(f"{rank}. {table.display_name(player)} — {int(result.scores[player])} points")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ private hand
+
+    def private_text(self, table: Table, player: str) -> str:
+        """The player's own cards face down by position, the drawn card (theirs only), the table in short."""
+        view = self._view(table, player)
+        revealed = view["phase"] in ("round_over", "over")
+        mine = next(h for h in view["hands"] if h["player"] == player)
+        total = f" · your total {view['totals'][player]}" if view["variant"] == "passive" else ""
+        lines = [f"**Your hand** — Dutch · round {view['round']}{total}"]
+        if revealed:
+            lines += self._round_lines(table, view)
+            return "\n".join(lines)
+        lines.append(f"Your cards: {_slots(mine['slots'])} (face down: remember what you saw)")
+        others = [f"{table.display_name(h['player'])} {_slots(h['slots'])}" for h in view["hands"]
+                  if h["player"] != player]
+        lines.append("Others: " + " · ".join(others))
+        drawn = view["drawn"]
+        if drawn is not None and drawn.get("card") is not None:
+            lines.append(f"🃏 You drew **{_card(drawn['card'])}**: discard it, or swap it into one of your "
+                         "cards (that card goes face up onto the discard pile).")
+        lines += self._status(table, view, player)
+        last = self.last_moves(table, 3)
+        if last:
+            lines.append("Last moves: " + " ".join(last))
+        return "\n".join(lines)
+
+    def private_note(self, table: Table, player: str, event: Event) -> str | None:
+        """A look (``saw``): the card and where it lies. The drawn card is on the hand itself (``None``)."""
+        if event.type != "saw":
+            return None
+        d = event.data
+        whose = "Your" if d["owner"] == player else f"{table.display_name(d['owner'])}'s"
+        return f"👁 {whose} card {d['position'] + 1} is the **{_card(d['card'])}** (shown for a few seconds)."
+
+    def private_note_seconds(self, table: Table, player: str, event: Event) -> float | None:
+        """A look stays on the hand for the table's ``peek_seconds`` (``docs/rules/dutch.md`` §2), then hides."""
+        if event.type == "saw" and table.engine is not None:
+            return float(table.engine.options.peek_seconds)
+        return None
+
+    def board(self, table: Table, player: str, selection: str | None = None) -> Board:
+        """One button per legal move while they fit (20, within rows 0–3); else the kit's picker.
+
+        During a power the picker always leads (look: whose card, which; swap: first card's owner,
+        first card, second card's owner, second card), so that the board keeps one shape.
+        """
+        engine = table.engine
+        assert engine is not None
+        legal = engine.legal_actions(player)
+        picking = selection is not None or any(a["type"] in ("power_look", "power_swap") for a in legal)
+        if picking or len(legal) > BUTTONS_MAX:
+            return super().board(table, player, selection)
+        codec = codec_for(table, player)
+        ordered = sorted(legal, key=lambda a: (a["type"] not in PRIMARY_MOVES, a["type"] == "dutch"))
+        buttons = []
+        for action in ordered:
+            kind = action["type"]
+            style = ("primary" if kind in PRIMARY_MOVES else
+                     "danger" if kind == "dutch" else "success" if kind == "jump_in" else "secondary")
+            buttons.append(BoardButton(self.action_label(table, player, action), codec.token(action), style))
+        text = self.private_text(table, player)
+        if not legal:
+            text += "\nNothing to do right now."
+        return Board(text, buttons)
+
+    # ------------------------------------------------------------------ labels
+
+    def _spot(self, table: Table, player: str, owner: str, position: int) -> str:
+        return f"my card {position + 1}" if owner == player else f"{table.display_name(owner)}'s card {position + 1}"
+
+    def action_label(self, table: Table, player: str, action: Action) -> str:
+        """``Draw``, ``Discard the Q♥``, ``Swap into card 3``, ``Jump in: my card 2``, ``Call Dutch``, …"""
+        kind = action.get("type")
+        if kind == "look":
+            a, b = action["positions"]
+            return f"Look at my cards {a + 1} and {b + 1}"
+        if kind == "draw":
+            return "Draw"
+        if kind == "discard":
+            drawn = self._view(table, player)["drawn"]
+            card = drawn.get("card") if drawn else None
+            return f"Discard the {_card(card)}" if card else "Discard the drawn card"
+        if kind == "swap":
+            return f"Swap into card {action['position'] + 1}"
+        if kind == "keep":
+            return "Keep it (a new card)"
+        if kind == "jump_in":
+            return fit_label("Jump in: " + self._spot(table, player, action["player"], action["position"]))
+        if kind == "dutch":
+            return "Call Dutch"
+        if kind == "reveal":
+            return "Turn the hands over"
+        if kind == "next_round":
+            return "Next round"
+        if kind == "skip_power":
+            return "Skip the power"
+        if kind == "power_look":
+            return fit_label("Look at " + self._spot(table, player, action["player"], action["position"]))
+        if kind == "power_swap":
+            a, b = action["first"], action["second"]
+            return fit_label(f"Swap {self._spot(table, player, a['player'], a['position'])} with "
+                             f"{self._spot(table, player, b['player'], b['position'])}")
+        return super().action_label(table, player, action)
+
+    def step_label(self, table: Table, player: str, path: str, value: Any) -> str:
+        """A picker choice in words: the move, whose cards (``my cards``), which card (``card 3``)."""
+        key = path.rpartition(".")[2]
+        if path == "type":
+            return {"power_look": "Look at a card", "power_swap": "Swap two cards", "skip_power": "Skip the power",
+                    "jump_in": "Jump in", "dutch": "Call Dutch", "draw": "Draw", "discard": "Discard",
+                    "swap": "Swap into my hand", "keep": "Keep it", "reveal": "Turn the hands over",
+                    "next_round": "Next round", "look": "Look at two cards"}.get(str(value), str(value))
+        if key == "player" and isinstance(value, str):
+            return "my cards" if value == player else fit_label(f"{table.display_name(value)}'s cards")
+        if key == "position" and isinstance(value, int):
+            return f"card {value + 1}"
+        if key == "positions" and isinstance(value, list):
+            return "cards " + " and ".join(str(v + 1) for v in value)
+        if key == "discard" and isinstance(value, int):
+            return f"discard #{value}"
+        return super().step_label(table, player, path, value)
+
+    def path_label(self, table: Table, player: str, path: str) -> str:
+        """``first.player`` → ``first card's owner``, ``second.position`` → ``second card``, …"""
+        words = {"type": "move", "player": "player whose card it is", "position": "card",
+                 "first.player": "first card's owner", "first.position": "first card",
+                 "second.player": "second card's owner", "second.position": "second card",
+                 "positions": "two cards", "discard": "discard"}
+        return words.get(path, super().path_label(table, player, path))

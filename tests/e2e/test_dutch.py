@@ -1,0 +1,526 @@
+"""End to end: Dutch on the production bot through the loopback Discord (tracker issue 12).
+
+Whole games (a person and three bots, both rule sets), a staged race of aggressive jump-ins, a
+peek that hides again, a wrong jump-in's penalty, a Dutch call's last turns, a restart mid-round,
+and a leak test: at every change the loopback Discord sees, no message anyone can see, no custom
+id and no log line names the face of a card that viewer has not been shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.engine.cards import standard_deck
+from bot.tables.cards import playing_card
+from sandbox import FakeDiscord, FakeUser
+from tests.e2e.conftest import COGS, World, parlor, settled
+from tests.e2e.test_ui_conformance import PRODUCTION_COGS, fast_tables
+from tests.e2e.ui_conformance import TableDriver
+
+DB_COGS = [*COGS, "cogs.dutch"]
+FAST = {"jump_in_grace_seconds": 0, "peek_seconds": 1, "bot_speed": "fast"}
+"""Options of ``/dutch new`` for quick tests: no grace before a draw, looks shown for 1 s, fast bots."""
+
+PLAIN_MOVES = ("Look at my cards", "Turn the hands over", "Next round", "Skip the power", "Draw", "Discard")
+"""What the test's person presses, first match first: a plain game (no jump-in, no swap, no call)."""
+
+
+async def open_dutch(fake: FakeDiscord, world: World, **options: Any) -> tuple[Any, Any]:
+    result = await settled(fake, await fake.slash(world.alice, world.channel, "dutch new", options=options))
+    assert result.ephemeral and "is open" in result.content, result.content
+    thread = fake.threads(world.channel)[-1]
+    return thread, fake.last_message(thread)
+
+
+def pid(table: Any, user: FakeUser) -> str:
+    seat = table.seat_of_user(user.id)
+    assert seat is not None
+    return str(seat.player_id)
+
+
+async def my_hand(fake: FakeDiscord, user: FakeUser, lobby: Any) -> Any:
+    result = await fake.click(user, lobby, "Open my hand")
+    assert not result.failed and result.ephemeral, result.content
+    return result.message
+
+
+def button(board: Any, label: str) -> Any:
+    found = [b for b in board.buttons if b.label.startswith(label) and not b.disabled]
+    assert found, f"no {label!r} button on {[b.label for b in board.buttons]}"
+    return found[0]
+
+
+async def press(fake: FakeDiscord, user: FakeUser, lobby: Any, label: str, **kwargs: Any) -> Any:
+    """Open a fresh hand and press the button whose label starts with *label*."""
+    board = await my_hand(fake, user, lobby)
+    return await fake.click(user, board, button(board, label).custom_id, **kwargs)
+
+
+def has_plain_move(table: Any, player: str) -> bool:
+    return any(a["type"] not in ("jump_in", "dutch") for a in table.engine.legal_actions(player))
+
+
+async def play_plainly(fake: FakeDiscord, user: FakeUser, lobby: Any, table: Any, *, max_moves: int = 3000) -> int:
+    """*user* plays until the game is over: the opening look, draw and discard, skip powers, reveal,
+    deal the next round (PLAIN_MOVES). Returns how many moves they made."""
+    me = pid(table, user)
+    moves = 0
+    for _ in range(max_moves):
+        if table.engine.is_over:
+            return moves
+        if not has_plain_move(table, me):
+            await fake.wait_for(lambda: table.engine.is_over or has_plain_move(table, me), timeout=20,
+                                what=f"a move for {user.name}")
+            continue
+        board = await my_hand(fake, user, lobby)
+        labels = [(b, p) for p in PLAIN_MOVES for b in board.buttons if b.label.startswith(p) and not b.disabled]
+        if not labels:
+            continue  # the table moved on between the check and the hand
+        result = await fake.click(user, board, labels[0][0].custom_id)
+        assert not result.failed
+        moves += 1
+    raise AssertionError("the game did not end")
+
+
+def stage(engine: Any, hands: dict[str, list[str]], discard: list[str], *, turn: int = 0) -> None:
+    """Put the round in play with these hands and discard pile and a jump-in window open on its top.
+
+    The other cards form the deck; every opening look is taken; nobody has seen anything.
+    """
+    wanted = {c for h in hands.values() for c in h} | set(discard)
+    pool = [c.id for c in standard_deck(jokers=2) if c.id not in wanted]
+    for p in engine.players:
+        engine.hands[p] = list(hands[p]) if p in hands else [pool.pop() for _ in range(4)]
+    engine.discard, engine.deck = list(discard), pool
+    engine.phase, engine.step, engine.turn, engine.drawn, engine.power = "play", "draw", turn, None, None
+    engine.looked = {p: True for p in engine.players}
+    engine.seen = {}
+    top = discard[-1]
+    engine.discards = 5
+    rank = standard_deck(jokers=2)[[c.id for c in standard_deck(jokers=2)].index(top)].rank
+    name = {0: "Joker", 1: "A", 11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
+    engine.window = {"number": 5, "rank": rank, "name": name, "taken": False}
+
+
+# ---------------------------------------------------------------------------------------------- whole games
+
+
+async def seat_three_bots(fake: FakeDiscord, world: World, lobby: Any) -> None:
+    """The default (hard) bot twice and the easy one from the lobby's menu."""
+    await fake.click(world.alice, lobby, "Add bot")
+    await fake.click(world.alice, lobby, "Add bot")
+    menu = next(s for s in fake.message(lobby.id).selects if s.custom_id.startswith("parlor:botpick:"))
+    assert [v for _, v in menu.options] == ["perfect", "forgetful"]
+    await fake.select(world.alice, lobby, menu.custom_id, ["forgetful"])
+
+
+async def test_a_person_and_three_bots_play_a_passive_game_to_the_target(fake: FakeDiscord, world: World,
+                                                                        tmp_path: Path) -> None:
+    """Alice (draw and discard) and three bots of two strengths play rounds until a total reaches 40."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        thread, lobby = await open_dutch(fake, world, target=40, **FAST)
+        await seat_three_bots(fake, world, lobby)
+        table = bot.tables.tables[1]
+        assert [s.bot_name for s in table.seats] == [None, "perfect", "perfect", "forgetful"]
+        await fake.click(world.alice, lobby, "Start")
+        assert "1:🂠 2:🂠 3:🂠 4:🂠" in fake.message(lobby.id).content, "every hand as card backs by position"
+        assert await play_plainly(fake, world.alice, lobby, table) > 0
+        view = table.engine.view(None)
+        assert view["phase"] == "over" and view["round"] >= 2 and max(view["totals"].values()) >= 40
+        await fake.wait_for(lambda: "Final standings" in fake.message(lobby.id).content, timeout=5)
+        final = fake.message(lobby.id)
+        assert "every hand is turned face up" in final.content
+        assert any(b.custom_id.startswith("parlor:rematch:") for b in final.buttons)
+        notices = [m.content for m in fake.messages(thread) if m.id != lobby.id]
+        assert any("Round 1 is over" in n for n in notices) and any("Game over" in n for n in notices)
+        assert await bot.storage.result(1) is not None
+
+
+async def test_a_person_and_three_bots_play_an_aggressive_game_to_the_end(fake: FakeDiscord, world: World,
+                                                                         tmp_path: Path) -> None:
+    """One round to the end of the deck: every hand face up, the lowest wins, Rematch offered."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        thread, lobby = await open_dutch(fake, world, variant="aggressive", **FAST)
+        await seat_three_bots(fake, world, lobby)
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        assert "(aggressive)" in fake.message(lobby.id).content
+        await play_plainly(fake, world.alice, lobby, table)
+        view = table.engine.view(None)
+        assert view["phase"] == "over" and view["deck"] == 0 and view["round"] == 1
+        await fake.wait_for(lambda: "Final standings" in fake.message(lobby.id).content, timeout=5)
+        assert "the deck is exhausted" in fake.message(lobby.id).content
+        result = table.engine.result()
+        assert min(result.scores.values()) == result.scores[result.winners[0]]
+
+
+# ---------------------------------------------------------------------------------------------- staged moments
+
+
+async def test_the_earlier_discord_timestamp_wins_a_race_of_aggressive_jump_ins(fake: FakeDiscord, world: World,
+                                                                                tmp_path: Path) -> None:
+    """Bob's jump-in arrives first but Alice's was stamped 40 ms earlier: Alice's 7 goes; Bob's right 7
+    comes too late, so it stays where it was, shown to all (docs/rules/dutch.md §7.6)."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        thread, lobby = await open_dutch(fake, world, variant="aggressive", race_window_ms=300, **FAST)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        alice, bob = pid(table, world.alice), pid(table, world.bob)
+        stage(table.engine, {alice: ["7S", "2S", "3S", "4S"], bob: ["7H", "2H", "3H", "4H"]}, ["9C", "7D"])
+        table.bump()
+        alice_board = await my_hand(fake, world.alice, lobby)
+        bob_board = await my_hand(fake, world.bob, lobby)
+        assert "Jump in: bob's card 1" in [b.label for b in alice_board.buttons], "aggressive: adversaries' cards too"
+        t = fake.now_ms()
+        bob_click = await fake.click(world.bob, bob_board, button(bob_board, "Jump in: my card 1").custom_id,
+                                     created_at_ms=t + 60, wait=False)
+        await asyncio.sleep(0.03)
+        alice_click = await fake.click(world.alice, alice_board, button(alice_board, "Jump in: my card 1").custom_id,
+                                       created_at_ms=t + 20, wait=False)
+        await fake.wait_for_response(bob_click)
+        await fake.wait_for_response(alice_click)
+        assert not bob_click.failed and not alice_click.failed
+        engine = table.engine
+        await fake.wait_for(lambda: engine.action_count == 2, timeout=5, what="the race window to close")
+        assert engine.hands[alice][0] is None and engine.discard[-1] == "7S", "Alice's 7 was first"
+        assert engine.hands[bob][0] == "7H", "Bob's 7 came late: it stays in its place"
+        jumps = [(p, a["player"]) for p, a in engine.log()["actions"] if a["type"] == "jump_in"]
+        assert jumps == [(alice, alice), (bob, bob)], "applied in Discord-timestamp order"
+        await fake.wait_for(lambda: "too late" in fake.message(lobby.id).content, timeout=5, what="the public story")
+        assert "bob jumps in with bob's card 1, a 7♥, but too late" in fake.message(lobby.id).content
+
+
+async def test_a_look_is_shown_to_its_player_only_and_hidden_again(fake: FakeDiscord, world: World,
+                                                                   tmp_path: Path) -> None:
+    """Alice's opening look shows her two cards on her own hand for peek_seconds (1 s), then hides them;
+    Bob and a spectator never see them."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        thread, lobby = await open_dutch(fake, world, **FAST)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        alice = pid(table, world.alice)
+        faces = [playing_card(c) for c in table.engine.hands[alice][:2]]
+        board = await my_hand(fake, world.alice, lobby)
+        assert not any(f"**{face}**" in board.content for face in faces), "a face-down card is not shown, not even"
+        answered = await fake.click(world.alice, board, button(board, "Look at my cards 1 and 2").custom_id)
+        shown_at = fake.now_ms()
+        seen = answered.message.content
+        assert f"Your card 1 is the **{faces[0]}**" in seen and f"Your card 2 is the **{faces[1]}**" in seen
+        await fake.wait_for(lambda: faces[0] not in fake.message(board.id).content, timeout=4,
+                            what="the look to be hidden again")
+        hidden = [e.at_ms for e in fake.edits(via="interaction", message=board.id)][-1]
+        assert hidden - shown_at >= 800, "shown for peek_seconds (1 s), on Alice's own ephemeral hand"
+        assert faces[1] not in fake.message(board.id).content
+        again = await my_hand(fake, world.alice, lobby)
+        assert not any(face in again.content for face in faces), "a fresh hand does not show it either"
+        for user in (world.bob, world.carol):
+            texts = [m.content for m in fake.messages(thread, visible_to=user)]
+            assert not any(face in text for text in texts for face in faces), f"{user.name} never sees it"
+
+
+async def test_a_wrong_jump_in_shows_the_card_and_costs_two_penalty_cards(fake: FakeDiscord, world: World,
+                                                                          tmp_path: Path) -> None:
+    """Passive: Alice jumps in on a 7 with her card 1, a 5: it is shown and discarded, and she draws two
+    cards face down into new positions 5 and 6 (docs/rules/dutch.md §7.2, §7.3)."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        thread, lobby = await open_dutch(fake, world, **FAST)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        alice, bob = pid(table, world.alice), pid(table, world.bob)
+        stage(table.engine, {alice: ["5S", "2S", "3S", "4S"], bob: ["7H", "2H", "3H", "4H"]}, ["9C", "7D"], turn=1)
+        table.bump()
+        board = await my_hand(fake, world.alice, lobby)
+        assert "Jump in: bob's card 1" not in [b.label for b in board.buttons], "passive: own cards only"
+        result = await fake.click(world.alice, board, button(board, "Jump in: my card 1").custom_id)
+        assert not result.failed
+        hand = table.engine.hands[alice]
+        assert hand[0] is None and len(hand) == 6 and table.engine.discard[-1] == "5S"
+        answer = fake.message(board.id).content
+        assert "Your cards: 2:🂠 3:🂠 4:🂠 5:🂠 6:🂠" in answer, "the penalty cards lie face down in new positions"
+        assert not any(playing_card(c) in answer for c in hand[4:]), "unseen, even by Alice"
+        await fake.wait_for(lambda: "alice draws 2 penalty cards" in fake.message(lobby.id).content, timeout=5)
+        public = fake.message(lobby.id).content
+        assert "alice jumps in with alice's card 1: 5♠ — wrong." in public
+        assert "alice** — 2:🂠 3:🂠 4:🂠 5:🂠 6:🂠 (5 cards)" in public
+
+
+async def test_a_dutch_call_gives_everyone_else_one_last_turn(fake: FakeDiscord, world: World,
+                                                              tmp_path: Path) -> None:
+    """Bob calls Dutch before Alice draws: Alice's turn is her last, then Carol's; Bob gets none; then the
+    hands are turned over and the call is scored (docs/rules/dutch.md §9.1)."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        thread, lobby = await open_dutch(fake, world, **FAST)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.carol, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        for user in (world.alice, world.bob, world.carol):
+            await press(fake, user, lobby, "Look at my cards 1 and 2")
+        assert table.engine.view(None)["turn"] == pid(table, world.alice)
+        await press(fake, world.bob, lobby, "Call Dutch")
+        await fake.wait_for(lambda: "called **Dutch** — last turns: alice (now), carol."
+                            in fake.message(lobby.id).content, timeout=5)
+        await fake.wait_for(lambda: any("bob calls Dutch! Last turns: alice, carol." in m.content
+                                        for m in fake.messages(thread)), timeout=5, what="the call's notice")
+        bob_board = await my_hand(fake, world.bob, lobby)
+        assert not any(b.label in ("Call Dutch", "Draw") for b in bob_board.buttons)
+        for user in (world.alice, world.carol):
+            await press(fake, user, lobby, "Draw")
+            await press(fake, user, lobby, "Discard")
+            while table.engine.view(None)["power"] is not None:  # a discarded J, Q or K: its power, skipped
+                await press(fake, user, lobby, "Skip the power")
+            if user is world.alice:
+                await fake.wait_for(lambda: "called **Dutch** — last turns: carol (now)."
+                                    in fake.message(lobby.id).content, timeout=5)
+        assert table.engine.view(None)["due_to_end"]
+        bob_board = await my_hand(fake, world.bob, lobby)
+        assert "Draw" not in [b.label for b in bob_board.buttons], "the caller gets no last turn"
+        await press(fake, world.alice, lobby, "Turn the hands over")
+        detail = table.engine.view(None)["last_round"]
+        assert detail["caller"] == pid(table, world.bob) and detail["why"] == "dutch"
+        draws = [p for p, a in table.engine.log()["actions"] if a["type"] == "draw"]
+        assert pid(table, world.bob) not in draws
+        await fake.wait_for(lambda: "Round 1 is over** (everyone had their last turn)"
+                            in fake.message(lobby.id).content, timeout=5)
+        public = fake.message(lobby.id).content
+        caller = "🔔 called Dutch and is lowest" if detail["outcome"] == "outright" else "undercut penalty +15"
+        assert caller in public and "Next round" in [b.label for b in fake.message(lobby.id).buttons]
+
+
+async def test_a_restart_mid_round_keeps_every_move_and_each_bots_memory(fake: FakeDiscord, world: World,
+                                                                        tmp_path: Path) -> None:
+    """After a restart the table replays its log: every view as before, each bot remembers exactly what
+    it was shown (rebuilt from the log's private events), and play goes on."""
+    db = tmp_path / "p.db"
+    async with parlor(fake, db, DB_COGS) as bot:
+        thread, lobby = await open_dutch(fake, world, target=500, **FAST)
+        await fake.click(world.alice, lobby, "Add bot")
+        await fake.click(world.alice, lobby, "Add bot")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        alice = pid(table, world.alice)
+        for _ in range(4):
+            await fake.wait_for(lambda: has_plain_move(table, alice), timeout=10, what="Alice's turn")
+            for label in ("Look", "Draw", "Discard", "Skip the power"):
+                board = await my_hand(fake, world.alice, lobby)
+                found = [b for b in board.buttons if b.label.startswith(label)]
+                if found:
+                    await fake.click(world.alice, board, found[0].custom_id)
+        await fake.wait_for(lambda: {"type": "draw"} in table.engine.legal_actions(alice), timeout=10)
+        await asyncio.sleep(0.3)  # the bots' sure jump-ins, if any
+    count = table.engine.action_count
+    before = {p: table.engine.view(p) for p in [*table.engine.players, None]}
+    memories = {p: dict(b.memory) for p, b in table.bots.items()}
+    assert count > 8 and any(memories.values()), "the bots have seen cards"
+    async with parlor(fake, db, DB_COGS) as again:
+        table = again.tables.tables[1]
+        assert table.engine.action_count == count
+        assert {p: table.engine.view(p) for p in [*table.engine.players, None]} == before
+        assert {p: dict(b.memory) for p, b in table.bots.items()} == memories
+        await press(fake, world.alice, lobby, "Draw")
+        assert table.engine.action_count == count + 1
+
+
+# ---------------------------------------------------------------------------------------------- leaks
+
+FACE_RE = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]|🃏 Joker|\b(?:the|a) Joker\b|: Joker\b")
+"""A card's face in text: the kit's ``playing_card`` (``Q♥``, ``🃏 Joker``) or the narration's words."""
+CARD_ID_RE = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b|\bX[12]\b")
+"""A card's id (``QH``, ``10S``, ``X1``)."""
+ROUND_RE = re.compile(r"[Rr]ound (\d+)")
+FACES: dict[str, set[str]] = {}
+for _card in standard_deck(jokers=2):
+    FACES.setdefault("Joker" if _card.is_joker else playing_card(_card), set()).add(_card.id)
+CARD_IDS = {c.id for c in standard_deck(jokers=2)}
+
+
+def _face_ids(face: str) -> set[str]:
+    return FACES["Joker"] if "Joker" in face else FACES[face]
+
+
+def _cards_in(data: Any) -> Iterator[str]:
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("id"), str) and "rank" in node:
+                yield node["id"]
+            stack.extend(node.values())
+        elif isinstance(node, list | tuple):
+            stack.extend(node)
+
+
+class LeakWatch:
+    """At every change the loopback Discord sees: every message version each user can see names only
+    faces that user's seat (a spectator: the public) has been shown in that message's round; no custom
+    id names a card; and no log line at INFO or above names one.
+
+    What a seat has been shown is rebuilt from the game's own events (a shadow replay of the table's
+    accepted actions): the events visible to it, round by round (a new round hides every card again).
+    """
+
+    def __init__(self, fake: FakeDiscord, bot: Any, users: list[FakeUser]) -> None:
+        self.fake, self.bot, self.users = fake, bot, users
+        self.table: Any = None
+        self.shadow: Any = None
+        self.applied = 0
+        self.round = 0
+        self.shown: dict[tuple[str | None, int], set[str]] = {}
+        self.checked: dict[int, tuple[str, int]] = {}
+        self.problems: list[str] = []
+        self.faces_checked = 0
+        self.records: list[logging.LogRecord] = []
+
+    def install(self) -> None:
+        original = self.fake._changed
+
+        def changed() -> None:
+            original()
+            try:
+                self.check()
+            except Exception as exc:  # never break the loopback Discord; fail the test instead
+                self.problems.append(f"the leak watch failed: {exc!r}")
+
+        self.fake._changed = changed  # type: ignore[method-assign]
+
+    def _events(self, events: list[Any]) -> None:
+        for event in events:
+            if event.type == "round_started":
+                self.round = event.data["round"]
+            cards = set(_cards_in(dict(event.data)))
+            for viewer in [None, *self.shadow.players]:
+                if cards and event.visible_to(viewer):
+                    self.shown.setdefault((viewer, self.round), set()).update(cards)
+
+    def sync(self) -> bool:
+        tables = [t for t in self.bot.tables.tables.values() if t.kind == "dutch" and t.engine is not None]
+        if not tables:
+            return False
+        table = max(tables, key=lambda t: t.id)
+        engine = table.engine
+        if table is not self.table:
+            self.table, self.applied, self.round, self.shown = table, 0, 0, {}
+            self.shadow = type(engine).new(engine.players, seed=engine.seed, options=engine.options)
+            self._events(self.shadow.setup_events)
+        for who, action in engine._actions[self.applied:]:
+            self._events(self.shadow.apply(who, action))
+            self.applied += 1
+        return True
+
+    def viewer(self, user: FakeUser) -> str | None:
+        seat = self.table.seat_of_user(user.id)
+        return None if seat is None or seat.is_bot else str(seat.player_id)
+
+    def check(self) -> None:
+        if not self.sync():
+            return
+        for msg in list(self.fake._messages.values()):
+            mark = (msg.content or "", id(msg.components))
+            if self.checked.get(msg.id) == mark:
+                continue
+            self.checked[msg.id] = mark
+            ids = [b.custom_id for b in msg.buttons if b.custom_id] + [s.custom_id for s in msg.selects]
+            ids += [v for s in msg.selects for _, v in s.options]
+            for cid in ids:
+                if set(re.split(r"[:._-]", cid)) & CARD_IDS:
+                    self.problems.append(f"custom id {cid!r} names a card")
+            faces = FACE_RE.findall(msg.content or "")
+            if not faces:
+                continue
+            found = ROUND_RE.search(msg.content or "")
+            round_ = int(found.group(1)) if found else self.round
+            users = [u for u in self.users if not msg.ephemeral or u.id == msg.visible_to]
+            for user in users:
+                viewer = self.viewer(user)
+                allowed = self.shown.get((viewer, round_), set())
+                for face in faces:
+                    self.faces_checked += 1
+                    if not _face_ids(face) & allowed:
+                        self.problems.append(f"{user.name} ({viewer or 'spectator'}) sees {face!r} in round {round_}, "
+                                             f"never shown to them: message {msg.id}:\n{msg.content}")
+
+    def log_problems(self) -> list[str]:
+        out = []
+        for record in self.records:
+            text = record.getMessage()
+            if FACE_RE.search(text) or CARD_ID_RE.search(text):
+                out.append(f"log line of {record.name} at {record.levelname} names a card: {text}")
+        return out
+
+
+class _Records(logging.Handler):
+    def __init__(self, into: list[logging.LogRecord]) -> None:
+        super().__init__(logging.INFO)
+        self.into = into
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if not record.name.startswith("sandbox"):
+            self.into.append(record)
+
+
+@pytest.mark.parametrize("variant", ["passive", "aggressive"])
+async def test_no_one_ever_sees_a_card_they_were_not_shown(variant: str, fake: FakeDiscord, world: World,
+                                                           tmp_path: Path) -> None:
+    """Two people clicking at random (jump-ins, powers, calls, peeks) and two bots play whole games.
+
+    The UI conformance driver checks every click's answer, Discord's limits and reachability (for the
+    aggressive set too, which FAST_OPTIONS of test_ui_conformance.py cannot hold beside the passive
+    one); the leak watch checks every message version, custom id and log line as above.
+    """
+    options = {"target": 1, "variant": variant, **FAST}
+    root = logging.getLogger()
+    watch = LeakWatch(fake, None, [world.alice, world.bob, world.carol])
+    handler = _Records(watch.records)
+    old_level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    try:
+        async with parlor(fake, tmp_path / "p.db", PRODUCTION_COGS, tables=fast_tables(), timer_scale=0.2) as bot:
+            bot.tables.bot_delay_scale = 0.06
+            watch.bot = bot
+            watch.install()
+            for seed in (1, 2):
+                driver = TableDriver(fake, bot, world.channel, [world.alice, world.bob], world.carol, "dutch",
+                                     options, seed, bots=2)
+                await driver.open_and_start()
+                run = await driver.play(max_seconds=60)
+                print(run.summary())
+                assert run.over and run.states_checked >= 10
+                watch.check()
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(old_level)
+    assert not watch.problems, "\n".join(dict.fromkeys(watch.problems))
+    assert not watch.log_problems(), "\n".join(watch.log_problems())
+    assert watch.faces_checked > 50, "faces were shown and checked (the watch is not vacuous)"
+    assert watch.records, "log lines were captured"
+
+
+async def test_the_leak_watch_catches_a_face_down_card_on_the_table(fake: FakeDiscord, world: World, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table message that showed Alice's face-down cards is caught at once (the watch can fail)."""
+    from cogs._dutch_ui import DutchUI
+
+    def leaky(self: DutchUI, table: Any) -> str:
+        return "Alice holds " + " ".join(playing_card(c) for c in table.engine.hands[table.engine.players[0]] if c)
+
+    monkeypatch.setattr(DutchUI, "public_text", leaky)
+    watch = LeakWatch(fake, None, [world.alice, world.bob, world.carol])
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        watch.bot = bot
+        watch.install()
+        thread, lobby = await open_dutch(fake, world, **FAST)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        await fake.wait_for(lambda: watch.problems, timeout=5, what="the leak to be caught")
+    assert any("bob (u" in p and "never shown to them" in p for p in watch.problems), watch.problems
