@@ -24,7 +24,10 @@ SUMMARIES: dict[str, str] = {
         "battle applies: Classic War, Halfsies, Battalion, Crossing the Delaware, Napoleon, the King's "
         "assassination, Helen of Troy, the Queen of Hearts, Cold War, the Diplomat's peace treaty, the "
         "clock, the A-Bomb and more. A few of them let you choose (challenge or disarm, which face-down card "
-        "to turn). A player who runs out of cards, or cannot finish a battle, loses."
+        "to turn). A player who runs out of cards, or cannot finish a battle, loses; an A-Bomb wins at once; "
+        "after `max_battles` the larger deck wins. On Discord: `/blitzkrieg new` (against a friend, or **Add bot** "
+        "for the house); each battle is told step by step on the table message; your choices and your Cold War "
+        "hand are on your own board. `pace:auto` turns the cards for you at a readable pace."
     ),
     "dutch": (
         "A memory game. Everyone holds face-down cards and looks at two of them once at the start; after "
@@ -35,13 +38,15 @@ SUMMARIES: dict[str, str] = {
         "it is shown and you draw two). Aggressive rules: only the fastest jump-in counts, and you may jump "
         "in with an adversary's card; play ends with the deck. Passive rules: call **Dutch** when you think "
         "you are lowest; everyone else gets one more turn. Lowest hand wins (Ace 1, faces 10, Joker −1); "
-        "rounds add up to 100."
+        "rounds add up to 100. On Discord: `/dutch new`, then **Open my hand** (a look hides itself again)."
     ),
     "blitz": (
         "Thirty-one. Each player holds three cards; a hand is worth its best one-suit total (Ace 11, faces "
         "10), three of a kind 30. On your turn draw from the stock or the discard pile and discard one, or "
         "**knock** instead of drawing: everyone else gets one more turn, then the lowest hand loses a life "
         "(a knocker alone lowest loses two). Hitting 31 (**blitz**) ends the round at once and everyone "
-        "else loses a life. Four lives each; the last player with a life wins."
+        "else loses a life. Four lives each; the last player with a life wins. On Discord: `/blitz new`, "
+        "then **Open my hand** for your cards, their value and your moves (Knock, Draw from the stock, Take "
+        "the discard, then Discard)."
     ),
 }

@@ -69,7 +69,9 @@ class TablesCog(commands.Cog):
             "see it, and it follows the table. `/table board` in the table's thread does the same.\n"
             "• **How to play** on every table explains its game.\n"
             "• Hosts and moderators: `/table end`, `/table kick`, `/table host` in the table's thread.\n"
-            "• `/stats`, `/leaderboard`, `/history`; `/table log` tells a finished table move by move.",
+            "• `/stats`, `/leaderboard`, `/history`; `/table log` tells a finished table move by move.\n"
+            "• Tournaments: organizers `/tournament create`; players register with the button on its message; "
+            "`/tournament standings` and `/tournament pairings` show where it stands.",
             ephemeral=True,
         )
 

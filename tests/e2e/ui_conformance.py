@@ -433,6 +433,10 @@ class HiddenCards:
     def observe(self, engine: Any) -> None:
         """Sample every seat's view, the public view and the whole deck."""
         self.cards |= all_card_ids(engine)
+        try:  # an engine that keeps its cards as ids (Blitz (31)) names its hidden ones itself
+            self.cards |= set(engine.hidden_cards(None))
+        except NotImplementedError:
+            pass
         public = card_ids(engine.view(None))
         self.seen.setdefault("None", set()).update(public)
         for viewer in engine.players:
