@@ -131,7 +131,7 @@ async def test_random_clicks_play_a_whole_game_within_discord_limits(kind: str, 
         await driver.open_and_start()
         run = await driver.play(max_seconds=20)
         for _ in range(4):  # a game can end after a few moves (a war lost in three battles): play another
-            if run.states_checked >= 10:
+            if run.states_checked >= 10 and run.board_clicks > 0 and run.public_clicks > 0:
                 break
             await driver.open_and_start()
             run = await driver.play(max_seconds=20)
