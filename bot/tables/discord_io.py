@@ -641,7 +641,9 @@ class DiscordTables(TableRestore):
         await self.budget.acquire(urgent=self._people_moved(table) or table.status != "running")
         table.dirty.clear()  # what changed while waiting for the budget goes out with this edit
         finished = table.engine is not None and table.engine.is_over
-        view = finished_view(table.id) if finished else self._table_view(table)
+        view: discord.ui.View | None = self._table_view(table)
+        if finished:  # a tournament match is over for good: no Rematch (docs/tournaments.md)
+            view = None if table.settings.get("tournament") else finished_view(table.id)
         text = self.public_text(table)
         too_old = wall_ms() - table.message_posted_ms > self._cfg.repost_after_minutes * 60_000
         if table.message_id is not None and not too_old:

@@ -36,6 +36,8 @@ class TableRestore(TableLobby):
         """
         if table.status != "finished":
             raise TableError("The game is still running.")
+        if table.settings.get("tournament"):
+            raise TableError("This was a tournament match: the tournament pairs the next one.")
         if self.tables.get(table.id) is not table or table.rematched:
             raise TableError("A rematch of this table has already started.")
         if not table.seat_of_user(actor.user_id) and not self.is_host(table, actor):

@@ -93,6 +93,9 @@ async def play(fake: FakeDiscord, bot: Any, game_id: int, users: dict[str, Any])
         play_button = next(b for b in board.buttons if b.label.startswith("Play"))
         result = await fake.click(users[player], board, play_button.custom_id)
         assert not result.failed
+    if table.engine is not None and table.engine.is_over:  # a match is over for good: no Rematch offered
+        await fake.wait_for(lambda: "Final standings" in fake.message(message.id).content, timeout=5)
+        assert "Rematch" not in [b.label for b in fake.message(message.id).buttons]
 
 
 async def current_matches(bot: Any, tid: int) -> list[Any]:

@@ -325,3 +325,16 @@ async def test_bots_after_a_restart_remember_their_seats_private_events(tables: 
     (bot,) = restored.bots.values()
     assert isinstance(bot, RecordingBot)
     assert [e.type for e in bot.seen if e.audience is not None] == ["dealt"], "its deal, rebuilt from the log"
+
+
+async def test_a_tournament_match_has_no_rematch(tables: OfflineTables) -> None:
+    table = await tables.create("high-card", ALICE, {"tricks": 1}, {"tournament": 7}, guild_id=10, channel_id=22)
+    tables.tables[table.id] = table
+    await tables.join(table, BOB)
+    await tables.start(table, ALICE)
+    assert table.engine is not None
+    while not table.engine.is_over:
+        player = table.engine.to_act()[0]
+        await tables.submit(table, player, table.engine.legal_actions(player)[0], 0)
+    with pytest.raises(TableError, match="tournament match"):
+        await tables.rematch(table, ALICE)
