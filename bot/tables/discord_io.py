@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -302,11 +302,7 @@ class DiscordTables(TableRestore):
         TableError
             Not in a table's thread, not allowed, or that user is not seated.
         """
-        table = self.moderated_table(interaction.channel_id, self.actor(interaction))
-        async with table.lock:
-            answer = await self.kick_seat(table, user_id)
-        self._background(self._edit_lobby(table))
-        return answer
+        return await self._moderate(interaction, lambda table: self.kick_seat(table, user_id))
 
     async def hand_host(self, interaction: discord.Interaction, user_id: int) -> str:
         """|coro| ``/table host``: make seated user *user_id* the host of this thread's table.
@@ -316,9 +312,14 @@ class DiscordTables(TableRestore):
         TableError
             Not in a table's thread, not allowed, or that user is not seated.
         """
+        return await self._moderate(interaction, lambda table: self.make_host(table, user_id))
+
+    async def _moderate(self, interaction: discord.Interaction,
+                        change: Callable[[Table], Awaitable[str]]) -> str:
+        """Make *change* to this thread's table under its lock (host or moderators), then redraw its lobby."""
         table = self.moderated_table(interaction.channel_id, self.actor(interaction))
         async with table.lock:
-            answer = await self.make_host(table, user_id)
+            answer = await change(table)
         self._background(self._edit_lobby(table))
         return answer
 
