@@ -20,6 +20,7 @@ Discord's limits (``docs/design.md`` §5) fail loudly with :class:`~bot.tables.u
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Sequence
@@ -86,10 +87,35 @@ def _service(interaction: discord.Interaction) -> TableService:
     return cast("TableService", interaction.client.tables)  # type: ignore[attr-defined]  # a ParlorBot's
 
 
+ANSWER_WITHIN_S = 2.0
+"""Seconds a click handler may take before its interaction is deferred (Discord waits 3 s)."""
+
+
+async def deferred(interaction: discord.Interaction) -> bool:
+    """|coro| Whether the interaction was already answered (or deferred by the watchdog of :func:`_guarded`).
+
+    Waits for a deferral under way, so an answer that follows uses the interaction token
+    (``edit_original_response`` or a follow-up) instead of racing the deferral.
+    """
+    pending = interaction.extras.get("parlor_deferring")
+    if pending is not None:
+        await asyncio.gather(pending, return_exceptions=True)
+    return interaction.response.is_done()
+
+
 async def _guarded(interaction: discord.Interaction, handler: Any, *args: Any) -> None:
-    """Run a click handler; an unexpected error is logged and answered ephemerally, never left unanswered."""
+    """Run a click handler; an unexpected error is logged and answered ephemerally, never left unanswered.
+
+    A handler still deciding after :data:`ANSWER_WITHIN_S` (many tables at once, a slow disk) has
+    its interaction deferred, so Discord never shows "This interaction failed"; the handler's answer
+    then goes through the interaction token (``docs/tables.md``, "Robustness").
+    """
     try:
-        await handler(interaction, *args)
+        task = asyncio.ensure_future(handler(interaction, *args))
+        done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN_S)
+        if not done and not interaction.response.is_done():
+            interaction.extras["parlor_deferring"] = asyncio.ensure_future(interaction.response.defer())
+        await task
     except Exception:
         log.exception("component %s failed", interaction.data.get("custom_id") if interaction.data else "?")
         await answer_error(interaction, "Something went wrong on our side; the error was logged. Please try again.")

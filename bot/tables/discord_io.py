@@ -22,7 +22,7 @@ import discord
 
 from bot.answers import answer_error
 from bot.tables.budget import RestBudget
-from bot.tables.components import board_view, finished_view, lobby_view, table_view
+from bot.tables.components import board_view, deferred, finished_view, lobby_view, table_view
 from bot.tables.core import Actor, now_ms, posted_ms, wall_ms
 from bot.tables.race import Outcome
 from bot.tables.restore import TableRestore
@@ -60,6 +60,7 @@ class _Reply:
     ephemeral: bool = True
     table_message_of: Table | None = None  # the sent message becomes this table's public message
     board_of: str | None = None  # the sent message is this player's private board (kept live)
+    sent: discord.WebhookMessage | None = None  # the follow-up it went out as, when the answer was deferred
     version: int = 0  # the table version a board shows
 
 
@@ -242,7 +243,7 @@ class DiscordTables(TableRestore):
         await self._send_reply(interaction, reply)
         self._remember_board(table, reply, interaction)
         if reply.table_message_of is not None:
-            await self._adopt_message(interaction, reply.table_message_of)
+            await self._adopt_message(interaction, reply.table_message_of, reply.sent)
 
     async def _lobby_click(self, table: Table, actor: Actor, verb: str) -> _Reply:
         """A lobby button's effect (lock held) and the lobby message it leaves."""
@@ -264,6 +265,13 @@ class DiscordTables(TableRestore):
     async def _send_reply(self, interaction: discord.Interaction, reply: _Reply) -> None:
         if reply.kind == "refuse":
             await self._refuse(interaction, reply.content)
+        elif await deferred(interaction):  # a slow decision: the answer goes through the token
+            if reply.kind == "edit":
+                await interaction.edit_original_response(content=reply.content, view=reply.view)
+                return
+            reply.sent = await interaction.followup.send(reply.content, view=reply.view or discord.utils.MISSING,
+                                                         ephemeral=reply.ephemeral, wait=True)
+            reply.board_of = None  # a follow-up is not the interaction's own message: it cannot stay live
         elif reply.kind == "edit":
             await interaction.response.edit_message(content=reply.content, view=reply.view)
         else:
@@ -477,12 +485,12 @@ class DiscordTables(TableRestore):
         if click is not None and click.action is not None and outcome is None:  # contested: the race window
             table.timeouts.pop(player, None)
             outcome = await self.submit(table, player, click.action, _discord_ms(interaction),
-                                        on_contest=interaction.response.defer)
+                                        on_contest=lambda: self._defer(interaction))
             note = self._outcome_note(table, outcome, click.note)
             text, view = self.board(table, player, note, selection)
         shown = table.version
         try:
-            if interaction.response.is_done():
+            if await deferred(interaction):
                 await interaction.edit_original_response(content=text, view=view)
             else:
                 await interaction.response.edit_message(content=text, view=view)
@@ -521,7 +529,7 @@ class DiscordTables(TableRestore):
             return
         outcome = await self.submit(table, player, action, _discord_ms(interaction))
         if outcome.accepted:
-            await interaction.response.defer()  # the table message itself shows the change
+            await self._defer(interaction)  # the table message itself shows the change
         else:
             await self._refuse(interaction, f"Refused: {outcome.reason}")
 
@@ -679,12 +687,19 @@ class DiscordTables(TableRestore):
         except discord.HTTPException:
             log.warning("could not post to table %s", table.id, exc_info=True)
 
-    async def _adopt_message(self, interaction: discord.Interaction, new: Table) -> None:
+    async def _adopt_message(self, interaction: discord.Interaction, new: Table,
+                             sent: discord.WebhookMessage | None = None) -> None:
         """The answer just sent is *new*'s public message: remember it and start the table's tasks."""
-        message = await interaction.original_response()
+        message = sent or await interaction.original_response()
         new.message_id, new.message_posted_ms = message.id, posted_ms(message.id)
         await self.storage.update_game(new.id, message_id=message.id)
         self._start_tasks(new)
+
+    @staticmethod
+    async def _defer(interaction: discord.Interaction) -> None:
+        """Defer *interaction* unless it is already answered or deferred (the watchdog may have)."""
+        if not await deferred(interaction):
+            await interaction.response.defer()
 
     async def _refuse(self, interaction: discord.Interaction, message: str) -> None:
         await answer_error(interaction, message)

@@ -171,3 +171,24 @@ async def test_boards_keep_working_while_bots_play_at_real_pace(fake: FakeDiscor
             applied += after - count
             assert "fresh board" not in fake.message(board.id).content
         assert applied == 3
+
+
+async def test_a_click_whose_decision_is_slow_is_deferred_never_failed(fake: FakeDiscord, world: World,
+                                                                      tmp_path: Path, monkeypatch) -> None:
+    """Storage slower than Discord's 3 s (hundreds of tables at once): the click is deferred, then answered."""
+    async with parlor(fake, tmp_path / "p.db") as bot:
+        thread, lobby = await open_table(fake, world)
+        real = bot.storage.set_seats
+
+        async def slow_set_seats(*args, **kwargs):
+            await asyncio.sleep(2.6)
+            return await real(*args, **kwargs)
+
+        monkeypatch.setattr(bot.storage, "set_seats", slow_set_seats)
+        joined = await fake.click(world.bob, lobby, "Join")
+        assert not joined.failed and joined.response_type == 6, "deferred before Discord's 3 s"
+        await fake.wait_for(lambda: "bob" in fake.message(lobby.id).content, timeout=5,
+                            what="the lobby to show Bob once the seat is saved")
+        monkeypatch.setattr(bot.storage, "set_seats", real)
+        started = await fake.click(world.alice, lobby, "Start")
+        assert not started.failed and started.response_type == 7, "a quick decision is answered at once"
