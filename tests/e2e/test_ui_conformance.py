@@ -84,6 +84,10 @@ ACTION_KEYS = {"dutch-blitz": dutch_blitz_key}
 KNOWN_GAPS: dict = {}  # none today; the Pick… button closed Dutch Blitz's (a blue card onto a Post pile)
 """Per kind, legal actions its UI is known not to reach yet (each one a bug with its own note)."""
 
+PLAY_SECONDS = {"dutch": 60}
+"""Seconds a driven game may take, where random clicks can make it long (default 20): in Dutch, random
+wrong jump-ins keep growing the hands (22 cards seen), and a round only ends with a Dutch call."""
+
 SEEDS = (1, 2, 3)
 """Seeds of the driver's random clicks; each plays one whole game (2 or 3 people and a bot)."""
 
@@ -129,12 +133,12 @@ async def test_random_clicks_play_a_whole_game_within_discord_limits(kind: str, 
         driver = TableDriver(fake, bot, world.channel, people, spectator, kind, options, seed,
                              key=ACTION_KEYS.get(kind, action_key), excuse=KNOWN_GAPS.get(kind))
         await driver.open_and_start()
-        run = await driver.play(max_seconds=20)
+        run = await driver.play(max_seconds=PLAY_SECONDS.get(kind, 20))
         for _ in range(4):  # a game can end after a few moves (a war lost in three battles): play another
             if run.states_checked >= 10 and run.board_clicks > 0 and run.public_clicks > 0:
                 break
             await driver.open_and_start()
-            run = await driver.play(max_seconds=20)
+            run = await driver.play(max_seconds=PLAY_SECONDS.get(kind, 20))
         print(run.summary())
         assert run.over
         assert run.states_checked >= 10, "too few states were checked for reachability"
