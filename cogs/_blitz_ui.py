@@ -20,7 +20,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.engine import Action, Event
-from bot.engine.narrate import narrate
 from bot.games.blitz.narrate import blitz_reason, showdown_reason
 from bot.tables import GameUI, Table
 from bot.tables.cards import NO_CARD, playing_card
@@ -58,6 +57,7 @@ class BlitzUI(GameUI):
     """How a Blitz (31) table looks on Discord (``docs/rules/blitz.md``)."""
 
     kind = "blitz"
+    quiet_events = QUIET_EVENTS
     board_label = "Open my hand"
     notice_events: ClassVar[frozenset[str]] = frozenset({"blitz", "showdown", "round_replayed", "out", "game_over"})
 
@@ -83,10 +83,7 @@ class BlitzUI(GameUI):
             lines.append(f"Discard pile: **{_card(view['discard_top'])}** · stock: {view['stock_count']} cards")
         for i, player in enumerate(view["players"], start=1):
             lines.append(f"{i}. {self._seat_line(table, view, player)}")
-        last = self.last_moves(table)
-        if last:
-            lines.append("**Last moves**")
-            lines += [f"· {line}" for line in last]
+        lines += self.last_moves_block(table, LAST_MOVES)
         return "\n".join(lines)
 
     def _seat_line(self, table: Table, view: Mapping[str, Any], player: str) -> str:
@@ -105,12 +102,6 @@ class BlitzUI(GameUI):
             marks.append("🏆 winner")
         head = f"**{name}**" if player == view["turn"] else name
         return f"{head} {_hearts(lives)}" + (f" — {' · '.join(marks)}" if marks else "")
-
-    def last_moves(self, table: Table, count: int = LAST_MOVES) -> list[str]:
-        """The latest public events of *table* in words (``bot/games/blitz/narrate.py``), oldest first."""
-        lines = [narrate(table.kind, event, table.display_name) for event in table.public_events
-                 if event.is_public and event.type not in QUIET_EVENTS]
-        return [line for line in lines if line][-count:]
 
     def notice(self, table: Table, event: Event) -> str | None:
         """A new message in the thread for a 31, a showdown (every hand, who loses lives and why), an
@@ -140,18 +131,10 @@ class BlitzUI(GameUI):
             return f"🏆 Game over: {name(winner)} wins!" if winner else "Game over."
         return super().notice(table, event)
 
-    def result_text(self, table: Table) -> str:
-        """The final standings: the winner with the lives left, then the others in the order they went out."""
-        assert table.engine is not None
-        result = table.engine.result()
-        if result is None:
-            return ""
-        lines = ["**Final standings**"]
-        for player, rank in sorted(result.ranks.items(), key=lambda kv: kv[1]):
-            lives = int(result.scores[player])
-            what = f"{_hearts(lives)} left" if lives > 0 else "out"
-            lines.append(f"{rank}. {table.display_name(player)} — {what}")
-        return "\n".join(lines)
+    def score_text(self, table: Table, player: str, score: float) -> str:
+        """The winner's lives left; the others are out (in the order they went out, by rank)."""
+        lives = int(score)
+        return f"{_hearts(lives)} left" if lives > 0 else "out"
 
     # ------------------------------------------------------------------ private hand
 

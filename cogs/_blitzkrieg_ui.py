@@ -145,18 +145,17 @@ class BlitzkriegUI(GameUI):
             kept.append(f"… {len(steps) - 1 - len(latest)} earlier steps …")
         return kept + latest
 
-    def result_text(self, table: Table) -> str:
+    def standings_title(self, table: Table) -> str:
         """The final standings, in cards, and how the war ended."""
-        assert table.engine is not None
-        result = table.engine.result()
-        if result is None:
-            return ""
+        result = table.engine.result() if table.engine is not None else None
+        detail = result.detail if result is not None else {}
         how = {"a-bomb": "won by A-Bomb", "out-of-cards": "a player ran out of cards",
-               "max-battles": f"after {result.detail.get('battles')} battles"}.get(str(result.detail.get("reason")), "")
-        lines = [f"**Final standings**{f' ({how})' if how else ''}"]
-        for player, rank in sorted(result.ranks.items(), key=lambda kv: kv[1]):
-            lines.append(f"{rank}. {table.display_name(player)} — {int(result.scores[player])} cards")
-        return "\n".join(lines)
+               "max-battles": f"after {detail.get('battles')} battles"}.get(str(detail.get("reason")), "")
+        return f"**Final standings**{f' ({how})' if how else ''}"
+
+    def score_text(self, table: Table, player: str, score: float) -> str:
+        """A player's cards at the end."""
+        return f"{int(score)} cards"
 
     def notice(self, table: Table, event: Event) -> str | None:
         """A new message for the end of the war, and for a choice a person must make (bots choose at once)."""

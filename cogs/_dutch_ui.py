@@ -73,6 +73,7 @@ class DutchUI(GameUI):
     """How a Dutch table looks on Discord (``docs/rules/dutch.md``)."""
 
     kind = "dutch"
+    quiet_events = QUIET_EVENTS
     board_label = "Open my hand"
     notice_events: ClassVar[frozenset[str]] = frozenset({"dutch", "round_over", "game_over"})
     PICKERS_KEPT: ClassVar[int] = 16
@@ -196,12 +197,6 @@ class DutchUI(GameUI):
                          f"{extra}{' · round ' + str(detail['scores'][p]) if modifier else ''}{total}")
         return lines
 
-    def last_moves(self, table: Table, count: int = LAST_MOVES) -> list[str]:
-        """The latest public events of *table* in words (``bot/games/dutch/narrate.py``), oldest first."""
-        lines = [narrate(table.kind, event, table.display_name) for event in table.public_events
-                 if event.is_public and event.type not in QUIET_EVENTS]
-        return [line for line in lines if line][-count:]
-
     # ------------------------------------------------------------------ public message
 
     def public_text(self, table: Table) -> str:
@@ -231,10 +226,7 @@ class DutchUI(GameUI):
             scores = view["round_scores"][-1]
             told = ", ".join(f"{name(p)} {s:+d}" for p, s in scores.items())
             lines.append(f"Round {view['round'] - 1} scored: {told}")
-        last = self.last_moves(table)
-        if last:
-            lines.append("**Last moves**")
-            lines += [f"· {line}" for line in last]
+        lines += self.last_moves_block(table, LAST_MOVES)
         return "\n".join(lines)
 
     def public_buttons(self, table: Table) -> list[BoardButton]:
@@ -261,17 +253,13 @@ class DutchUI(GameUI):
             return "🏆 " + (narrate(table.kind, event, table.display_name) or "Game over.")
         return super().notice(table, event)
 
-    def result_text(self, table: Table) -> str:
-        """The final standings: lowest first, with points (totals, or the last hands in the aggressive set)."""
-        engine = table.engine
-        assert engine is not None
-        result = engine.result()
-        if result is None:
-            return ""
-        lines = ["**Final standings** (lowest wins)"]
-        for player, rank in sorted(result.ranks.items(), key=lambda kv: kv[1]):
-            lines.append(f"{rank}. {table.display_name(player)} — {int(result.scores[player])} points")
-        return "\n".join(lines)
+    def standings_title(self, table: Table) -> str:
+        """Lowest wins in Dutch."""
+        return "**Final standings** (lowest wins)"
+
+    def score_text(self, table: Table, player: str, score: float) -> str:
+        """Points (totals, or the last hands in the aggressive set)."""
+        return f"{int(score)} points"
 
     # ------------------------------------------------------------------ private hand
 

@@ -635,16 +635,45 @@ class GameUI:
         """
         return None
 
+    def standings_title(self, table: Table) -> str:
+        """The head of :meth:`result_text` (default ``**Final standings**``; e.g. "(lowest wins)" added)."""
+        return "**Final standings**"
+
+    def score_text(self, table: Table, player: str, score: float) -> str:
+        """How one player's final score reads in :meth:`result_text` (default: the number)."""
+        return str(score)
+
     def result_text(self, table: Table) -> str:
-        """The final standings."""
+        """The final standings: :meth:`standings_title`, then ``rank. name — score`` by rank."""
         assert table.engine is not None
         result = table.engine.result()
         if result is None:
             return ""
-        lines = ["**Final standings**"]
+        lines = [self.standings_title(table)]
         for player, rank in sorted(result.ranks.items(), key=lambda kv: kv[1]):
-            lines.append(f"{rank}. {table.display_name(player)} — {result.scores[player]}")
+            score = self.score_text(table, player, result.scores[player])
+            lines.append(f"{rank}. {table.display_name(player)} — {score}")
         return "\n".join(lines)
+
+    quiet_events: ClassVar[frozenset[str]] = frozenset()
+    """Public event types :meth:`last_moves` leaves out (bookkeeping nobody needs told)."""
+
+    def last_moves(self, table: Table, count: int = 6) -> list[str]:
+        """The latest *count* public events of *table* in the game's own words, oldest first.
+
+        Read from ``table.public_events`` through the game's narrator (``bot.engine.narrate``);
+        empty after a restart until the next move.
+        """
+        from bot.engine.narrate import narrate
+
+        lines = [narrate(table.kind, event, table.display_name) for event in table.public_events
+                 if event.is_public and event.type not in self.quiet_events]
+        return [line for line in lines if line][-count:]
+
+    def last_moves_block(self, table: Table, count: int = 6) -> list[str]:
+        """:meth:`last_moves` as lines of a table message, under a "**Last moves**" head (none: no lines)."""
+        last = self.last_moves(table, count)
+        return ["**Last moves**", *(f"· {line}" for line in last)] if last else []
 
     def options_from_command(self, **values: Any) -> dict[str, Any]:
         """Turn slash-command option values into engine options (``None`` values are dropped)."""
