@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gc
 import logging
 import pkgutil
 import re
@@ -132,6 +133,7 @@ class ParlorBot(commands.Bot):
         self._heartbeat: asyncio.Task[None] | None = None
         self._extensions_to_load = load_cogs
         self._restore_tables = restore_tables
+        self._frozen = False
         from bot.tables import TableService
 
         self.tables = TableService(storage, config.tables, self)
@@ -186,6 +188,13 @@ class ParlorBot(commands.Bot):
         assert self.user is not None
         log.info("ready as %s (id %s) in %d server(s) on %d shard(s)", self.user, self.user.id, len(self.guilds),
                  self.shard_count or 1)
+        if not self._frozen:
+            # What start-up built (cogs, restored tables, the gateway's cache) lives as long as the
+            # process: out of the collector's sight, a full collection no longer walks it on a
+            # click's path (pauses of 60 ms and more with many tables; docs/tables.md, "Robustness").
+            self._frozen = True
+            gc.collect()
+            gc.freeze()
         if not self._commands_checked:
             self._commands_checked = True
             await self.warn_if_unsynced()
@@ -228,6 +237,9 @@ class ParlorBot(commands.Bot):
         with contextlib.suppress(Exception):
             await self.tables.shutdown()
         await super().close()
+        if self._frozen:  # what was frozen may be garbage now (many bots in one process: the tests)
+            self._frozen = False
+            gc.unfreeze()
 
 
 

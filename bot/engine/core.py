@@ -67,12 +67,41 @@ class IllegalAction(ValueError):
 def canonical(value: Any) -> Any:
     """Return *value* as it comes back from a JSON round trip (tuples become lists, keys strings).
 
+    A fresh copy built without the round trip for the plain types (it is on every move's path);
+    anything else goes through ``json`` itself, so the answer is always exactly the round trip's.
+
     Raises
     ------
     TypeError
         *value* holds something JSON cannot carry.
     """
-    return json.loads(json.dumps(value))
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is float:
+        if value != value or value in (_INF, -_INF):
+            return json.loads(json.dumps(value))  # NaN and infinities as JSON carries them
+        return value
+    if kind is dict:
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            out[_json_key(key)] = canonical(item)
+        return out
+    if kind is list or kind is tuple:
+        return [canonical(item) for item in value]
+    return json.loads(json.dumps(value))  # subclasses and the rest: JSON decides, or raises TypeError
+
+
+_INF = float("inf")
+
+
+def _json_key(key: Any) -> str:
+    """A dict key as JSON writes it: strings as they are; numbers, booleans and None as JSON text."""
+    if type(key) is str:
+        return key
+    if key is None or isinstance(key, (bool, int, float)):
+        return str(json.dumps(key))
+    raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,12 +285,13 @@ class Engine:
     options: Any
     rng: Random
     setup_events: list[Event]
-    _actions: list[tuple[str, Action]]
+    _actions: list[tuple[str, Action]] | None
+    _count: int
 
     # ------------------------------------------------------------------ construction
 
     @classmethod
-    def new(cls, players: Sequence[str], *, seed: int, options: Any = None) -> Self:
+    def new(cls, players: Sequence[str], *, seed: int, options: Any = None, keep_log: bool = True) -> Self:
         """Start a new game.
 
         Parameters
@@ -274,6 +304,10 @@ class Engine:
         options:
             An instance of :attr:`Options`, a JSON mapping of its fields, or ``None`` for the
             defaults.
+        keep_log:
+            Whether the engine keeps its accepted actions for :meth:`log`. A table keeps its log
+            in the database instead (``docs/tables.md``, "Restarts"), so its engine's memory is
+            bounded by the state, not by the history; :attr:`action_count` counts either way.
 
         Raises
         ------
@@ -299,11 +333,14 @@ class Engine:
         self.options = options
         self.rng = Random(self.seed)
         self._actions = []
+        self._count = 0
         events = self._setup()
         if events is not None:
             self.setup_events = list(events)
         elif not hasattr(self, "setup_events"):
             self.setup_events = []
+        if not keep_log:
+            self._actions = None
         return self
 
     def _setup(self) -> list[Event] | None:
@@ -353,7 +390,9 @@ class Engine:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction(f"an action must be an object with a 'type', got {action!r}")
         events = self._apply(player, action)
-        self._actions.append((player, action))
+        self._count += 1
+        if self._actions is not None:
+            self._actions.append((player, action))
         return events
 
     def view(self, player: str | None) -> dict[str, Any]:
@@ -424,13 +463,25 @@ class Engine:
     @property
     def action_count(self) -> int:
         """How many actions have been accepted."""
-        return len(self._actions)
+        return self._count
+
+    @property
+    def keeps_log(self) -> bool:
+        """Whether this engine keeps its actions for :meth:`log` (see :meth:`new`'s ``keep_log``)."""
+        return self._actions is not None
 
     def log(self) -> dict[str, Any]:
         """Everything needed to rebuild this game: ``{"kind", "seed", "options", "players", "actions"}``.
 
         ``actions`` is a list of ``[player, action]`` pairs in the order they were accepted.
+
+        Raises
+        ------
+        LookupError
+            The engine was made with ``keep_log=False`` (its log is kept elsewhere).
         """
+        if self._actions is None:
+            raise LookupError(f"this {self.kind} engine keeps no log (made with keep_log=False)")
         return {
             "kind": self.kind,
             "seed": self.seed,
@@ -440,8 +491,8 @@ class Engine:
         }
 
     @classmethod
-    def replay(cls, log: Mapping[str, Any]) -> Self:
-        """Rebuild a game from :meth:`log` output.
+    def replay(cls, log: Mapping[str, Any], *, keep_log: bool = True) -> Self:
+        """Rebuild a game from :meth:`log` output (*keep_log* as in :meth:`new`).
 
         Raises
         ------
@@ -452,7 +503,7 @@ class Engine:
         """
         if log.get("kind") not in (None, cls.kind):
             raise ValueError(f"log of kind {log.get('kind')!r} cannot replay as {cls.kind!r}")
-        game = cls.new(log["players"], seed=log["seed"], options=log.get("options"))
+        game = cls.new(log["players"], seed=log["seed"], options=log.get("options"), keep_log=keep_log)
         for player, action in log["actions"]:
             game.apply(player, action)
         return game
@@ -472,7 +523,7 @@ class Engine:
         """
         if log.get("kind") not in (None, cls.kind):
             raise ValueError(f"log of kind {log.get('kind')!r} cannot replay as {cls.kind!r}")
-        game = cls.new(log["players"], seed=log["seed"], options=log.get("options"))
+        game = cls.new(log["players"], seed=log["seed"], options=log.get("options"), keep_log=False)
         seen = [e for e in game.setup_events if e.visible_to(player)]
         for who, action in log["actions"]:
             seen += [e for e in game.apply(who, action) if e.visible_to(player)]
@@ -520,7 +571,7 @@ class Engine:
         state: dict[str, Any] = {}
         for key, value in vars(self).items():
             if key == "_actions":
-                state[key] = len(value)  # the log only ever grows, through apply()
+                state[key] = None if value is None else len(value)  # the log only ever grows, through apply()
             elif isinstance(value, Random):
                 state[key] = value.getstate()
             else:

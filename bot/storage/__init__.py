@@ -2,8 +2,8 @@
 
 No SQL lives outside this package. :class:`Storage` opens the database in WAL mode with foreign
 keys on, migrates it (:mod:`bot.storage.migrations`) and offers the operations the table service
-needs. Persistence is the action log (``docs/design.md`` §3): a table is restored by replaying
-its actions; :meth:`Storage.append_action` commits before it returns.
+needs. Persistence is the action log (``docs/design.md`` §3): a table is restored from its latest
+snapshot and the actions after it; :meth:`Storage.append_action` commits before it returns.
 """
 
 from bot.storage.repository import (
@@ -15,9 +15,11 @@ from bot.storage.repository import (
     RatingRow,
     RoundRow,
     SeatRow,
+    SnapshotRow,
     Storage,
     TournamentRow,
 )
 
-__all__ = ["Storage", "GameRow", "SeatRow", "ActionRow", "FinishedGame", "RatingRow", "TournamentRow", "EntrantRow",
+__all__ = ["Storage", "GameRow", "SeatRow", "ActionRow", "SnapshotRow", "FinishedGame", "RatingRow", "TournamentRow",
+           "EntrantRow",
            "MatchRow", "RoundRow"]

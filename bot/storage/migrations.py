@@ -144,6 +144,17 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX tournament_matches_game ON tournament_matches(game_id);
     """,
+    # 7: a running table's latest snapshot (docs/tables.md, "Restarts"): a restore replays only the
+    # actions after it. ``code`` names the engine and bot code that wrote it; another code replays all.
+    """
+    CREATE TABLE snapshots (
+        game_id   INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        seq       INTEGER NOT NULL,
+        code      TEXT    NOT NULL,
+        state     BLOB    NOT NULL,
+        taken_at  INTEGER NOT NULL
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

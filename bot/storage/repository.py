@@ -15,7 +15,7 @@ import aiosqlite
 
 from bot.storage.migrations import migrate
 
-__all__ = ["Storage", "GameRow", "SeatRow", "ActionRow", "GAME_STATUSES", "TournamentRow", "EntrantRow",
+__all__ = ["Storage", "GameRow", "SeatRow", "ActionRow", "SnapshotRow", "GAME_STATUSES", "TournamentRow", "EntrantRow",
            "MatchRow", "RoundRow"]
 
 GAME_STATUSES = ("lobby", "running", "finished", "cancelled")
@@ -69,6 +69,19 @@ class ActionRow:
     action: dict[str, Any]
     discord_ts_ms: int | None
     received_at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotRow:
+    """A running game's latest snapshot: its state after action number ``seq`` (``state``, bytes that
+    only the code named ``code`` reads), taken at ``taken_at`` (Unix ms).
+    """
+
+    game_id: int
+    seq: int
+    code: str
+    state: bytes
+    taken_at: int
 
 
 class Storage:
@@ -240,17 +253,46 @@ class Storage:
             await self.db.commit()
             return ActionRow(game_id, seq, player_id, action, discord_ts_ms, now)
 
-    async def actions(self, game_id: int) -> list[ActionRow]:
-        """|coro| The action log of a game in order."""
-        async with self.db.execute("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)) as cur:
+    async def actions(self, game_id: int, *, after: int = 0) -> list[ActionRow]:
+        """|coro| The action log of a game in order: the actions numbered above *after* (default: all)."""
+        async with self.db.execute("SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
+                                   (game_id, after)) as cur:
             return [ActionRow(r["game_id"], r["seq"], r["player_id"], json.loads(r["action"]), r["discord_ts_ms"],
                               r["received_at_ms"]) for r in await cur.fetchall()]
 
     async def delete_actions(self, game_id: int) -> None:
-        """|coro| Forget a game's actions (a rematch reuses nothing; used when a lobby restarts)."""
+        """|coro| Forget a game's actions and snapshot (a rematch reuses nothing; used when a lobby restarts)."""
         async with self.writing:
             await self.db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
+            await self.db.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
             await self.db.commit()
+
+    # ------------------------------------------------------------------ snapshots
+
+    async def save_snapshot(self, game_id: int, seq: int, code: str, state: bytes) -> None:
+        """|coro| Keep *state*, the snapshot of a running game after its action number *seq*, in place
+        of the one before; *code* names the code that can read it (``docs/tables.md``, "Restarts").
+
+        An older snapshot (lower *seq*) never replaces a newer one.
+        """
+        await self.save_snapshots([(game_id, seq, code, state)])
+
+    async def save_snapshots(self, rows: Sequence[tuple[int, int, str, bytes]]) -> None:
+        """|coro| :meth:`save_snapshot` for many games in one transaction: ``(game_id, seq, code, state)`` each."""
+        async with self.writing:
+            now = self.clock()
+            await self.db.executemany(
+                "INSERT INTO snapshots (game_id, seq, code, state, taken_at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, code = excluded.code,"
+                " state = excluded.state, taken_at = excluded.taken_at WHERE excluded.seq >= snapshots.seq",
+                [(game_id, seq, code, state, now) for game_id, seq, code, state in rows])
+            await self.db.commit()
+
+    async def snapshot(self, game_id: int) -> SnapshotRow | None:
+        """|coro| The latest snapshot of a game, or ``None``."""
+        async with self.db.execute("SELECT * FROM snapshots WHERE game_id = ?", (game_id,)) as cur:
+            r = await cur.fetchone()
+        return SnapshotRow(r["game_id"], r["seq"], r["code"], bytes(r["state"]), r["taken_at"]) if r else None
 
         # ------------------------------------------------------------------ results
 
@@ -262,6 +304,7 @@ class Storage:
                                   (game_id, json.dumps(result), now))
             await self.db.execute("UPDATE games SET status = 'finished', finished_at = ?, updated_at = ? WHERE id = ?",
                                   (now, now, game_id))
+            await self.db.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))  # the log tells the rest
             await self.db.commit()
 
     async def result(self, game_id: int) -> dict[str, Any] | None:

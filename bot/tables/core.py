@@ -62,6 +62,21 @@ BOT_SPEEDS: dict[str, float] = {"relaxed": 2.0, "normal": 1.0, "fast": 0.6}
 """A table's ``bot_speed`` setting: how much longer (or shorter) than their own pace bots take to act."""
 
 
+async def wait_event(event: asyncio.Event, timeout_s: float) -> bool:
+    """|coro| Wait for *event* at most *timeout_s* seconds; whether it was set.
+
+    Not ``asyncio.wait_for``: on Python 3.11 a task cancelled just as the event is set is told the
+    event came and the cancellation is lost, so a table's loop would outlive a shutdown.
+    ``asyncio.timeout`` keeps the cancellation.
+    """
+    try:
+        async with asyncio.timeout(timeout_s):
+            await event.wait()
+    except TimeoutError:
+        return False
+    return True
+
+
 def bot_speed_factor(settings: dict[str, Any]) -> float:
     """The multiplier of bots' reaction times at a table with *settings* (``relaxed`` when unset).
 

@@ -23,7 +23,7 @@ import discord
 from bot.answers import answer_error
 from bot.tables.budget import RestBudget
 from bot.tables.components import board_view, deferred, finished_view, lobby_view, table_view
-from bot.tables.core import Actor, now_ms, posted_ms, wall_ms
+from bot.tables.core import Actor, now_ms, posted_ms, wait_event, wall_ms
 from bot.tables.race import Outcome
 from bot.tables.restore import TableRestore
 from bot.tables.table import OpenBoard, Table, TableError
@@ -357,7 +357,7 @@ class DiscordTables(TableRestore):
         if table.message_id is None or table.status != "lobby":
             return
         try:
-            channel = await self._channel(table)
+            channel = self._channel(table)
             await self.budget.acquire(urgent=True)
             await channel.get_partial_message(table.message_id).edit(
                 content=self.lobby_text(table), view=self._lobby_view(table))
@@ -366,20 +366,20 @@ class DiscordTables(TableRestore):
 
     async def _mark_ended(self, table: Table, text: str) -> None:
         try:
-            channel = await self._channel(table)
+            channel = self._channel(table)
             await self.budget.acquire(urgent=True)
             await channel.get_partial_message(table.message_id).edit(
                 content=text, view=None, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             log.warning("could not mark table %s as ended: %s", table.id, exc)
 
-    async def _channel(self, table: Table) -> Any:
-        """The table's thread (or channel): from the cache, else fetched."""
-        channel = self.client.get_channel(table.thread_id)
-        if channel is None:
-            await self.budget.acquire(urgent=True)
-            channel = await self.client.fetch_channel(table.thread_id)
-        return channel
+    def _channel(self, table: Table) -> Any:
+        """The table's thread (or channel) to post and edit in: from the gateway cache, else a partial
+        messageable by its id. Never a request: sending and editing need no more, so a restart of
+        many tables fetches no channel (``docs/tables.md``, "Restarts").
+        """
+        channel: Any = self.client.get_channel(table.thread_id)
+        return channel or self.client.get_partial_messageable(table.thread_id, guild_id=table.guild_id)
 
     # ------------------------------------------------------------------ playing
 
@@ -554,8 +554,7 @@ class DiscordTables(TableRestore):
             timeout = self.board_token_s / 30
             if (expiry := table.next_note_expiry(now_ms())) is not None:  # a peek to hide again
                 timeout = min(timeout, (expiry - now_ms()) / 1000 + 0.01)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(table.boards_dirty.wait(), timeout=max(0.02, timeout))
+            await wait_event(table.boards_dirty, max(0.02, timeout))
             wait = last + interval - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
@@ -637,6 +636,7 @@ class DiscordTables(TableRestore):
         await asyncio.sleep(FINISHED_TTL_S)
         if self.tables.get(table.id) is table:
             self.tables.pop(table.id, None)
+        self._seen.pop(table.id, None)
 
     @staticmethod
     def _people_moved(table: Table, within_ms: float = 15_000) -> bool:
@@ -646,7 +646,7 @@ class DiscordTables(TableRestore):
                    for s in table.seats)
 
     async def _redraw(self, table: Table) -> None:
-        channel = await self._channel(table)
+        channel = self._channel(table)
         await self.budget.acquire(urgent=self._people_moved(table) or table.status != "running")
         table.dirty.clear()  # what changed while waiting for the budget goes out with this edit
         finished = table.engine is not None and table.engine.is_over
@@ -679,7 +679,7 @@ class DiscordTables(TableRestore):
     async def _say(self, table: Table, text: str, *, ping: bool = False) -> None:
         """Post a new message in the table's thread; it mentions (pings) users only with *ping*."""
         try:
-            channel = await self._channel(table)
+            channel = self._channel(table)
             mentions = discord.AllowedMentions(users=True, everyone=False, roles=False) if ping \
                 else discord.AllowedMentions.none()
             await self.budget.acquire(urgent=True)

@@ -11,7 +11,7 @@ import logging
 import time
 
 from bot.engine import TURNS
-from bot.tables.core import bot_speed_factor, now_ms, wall_ms
+from bot.tables.core import bot_speed_factor, now_ms, wait_event, wall_ms
 from bot.tables.play import TablePlay
 from bot.tables.table import Seat, Table
 from bot.tables.text import fit_text
@@ -131,15 +131,13 @@ class TableLoops(TablePlay):
             phases = [(cfg.turn_timeout_seconds - cfg.turn_warning_seconds, True), (cfg.turn_warning_seconds, False)]
             moved = False
             for seconds, warn_after in phases:
-                try:
-                    await asyncio.wait_for(changed.wait(), timeout=max(0.0, seconds * self.timer_scale))
+                if await wait_event(changed, max(0.0, seconds * self.timer_scale)):
                     moved = True
                     break
-                except TimeoutError:
-                    if warn_after and cfg.turn_warning_seconds > 0:
-                        await self._say(table, " ".join(f"<@{s.user_id}>" for s in waiting)
-                                        + f" ⏰ {cfg.turn_warning_seconds} s left before the table moves for you.",
-                                        ping=True)
+                if warn_after and cfg.turn_warning_seconds > 0:
+                    await self._say(table, " ".join(f"<@{s.user_id}>" for s in waiting)
+                                    + f" ⏰ {cfg.turn_warning_seconds} s left before the table moves for you.",
+                                    ping=True)
             if moved:
                 continue
             for seat in waiting:
@@ -227,8 +225,7 @@ class TableLoops(TablePlay):
         seat.bot_name, seat.user_id, seat.name = name, None, f"{who} (bot)"
         host_note = await self._pass_host(table) if was_host else ""  # the host left or timed out
         await self._save_seats(table)
-        bot = self._new_bot(table, seat.player_id, name, ":replacement")
-        table.bots[seat.player_id] = bot
+        table.bots[seat.player_id] = await self._new_bot(table, seat.player_id, name, ":replacement")
         self._track(table, self._bot_loop(table, seat.player_id), seat.player_id)
         table.notice = f"🤖 A bot took over {who}'s seat ({why}).{host_note}"
         table.dirty.set()

@@ -13,8 +13,9 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.engine import Event, IllegalAction
+from bot.engine import Engine, Event, IllegalAction
 from bot.engine.bots import Bot
+from bot.tables import snapshots
 from bot.tables.core import TableCore, now_ms
 from bot.tables.race import Claim, Outcome, RaceArbiter
 from bot.tables.table import PrivateNote, Table
@@ -27,37 +28,102 @@ log = logging.getLogger("parlor.tables")
 class TablePlay(TableCore):
     """Moves, races, results and seat hand-overs (a layer of the table service; see :mod:`bot.tables.core`)."""
 
-    def _start_engine(self, table: Table, actions: list[Any] | None = None) -> None:
-        engine_cls = self._engine_cls(table.kind)
-        players = [s.player_id for s in table.seats]
-        log_ = {"kind": engine_cls.kind, "seed": table.seed, "options": table.options, "players": players,
-                "actions": actions or []}
-        table.engine = engine_cls.replay(log_)
+    def _start_engine(self, table: Table, restored: tuple[Engine, dict[str, Bot]] | None = None) -> None:
+        """Run *table*'s game: a new deal from the table's seed, or *restored* (an engine and its bots,
+        as :meth:`_rebuild` gives them). The engine keeps no log: the database has it.
+        """
+        engine, bots = restored or self._rebuild(table, [])
+        table.engine, table.bots = engine, {}
         table.status = "running"
         table.arbiter = RaceArbiter(table.settings.get("race_window_ms", self._cfg.race_window_ms),
                                     self._cfg.race_tie_ms, random.Random(table.seed))
         table.last_event_ms["start"] = now_ms()
         table.timers.observe(table.engine.timed_rules(), now_ms())
-        if not actions:
+        table.delivered = table.engine.action_count
+        if restored is None:
+            table.checkpoint, table.checkpoint_seq, table.tail = None, 0, []
+        if table.engine.action_count == 0:  # the deal's private events as notes (the bots saw theirs)
             self._deliver(table, table.engine.setup_events)
-        bots = self._bots(table.kind)
-        table.bots = {s.player_id: self._new_bot(table, s.player_id, s.bot_name)
-                      for s in table.seats if s.bot_name is not None and s.bot_name in bots}
+        table.bots = bots
         table.bump()
 
-    def _new_bot(self, table: Table, player: str, name: str, salt: str = "") -> Bot:
-        """A bot of kind *name* for seat *player* that has observed everything the seat was shown so far.
-
-        Rebuilt from the log's private and public events (:meth:`Engine.seen_by`), so a bot that
-        takes over a seat, or every bot after a restart, knows exactly what that seat knew
-        (``docs/tables.md``, "Bots").
-        """
-        assert table.engine is not None
+    def _make_bot(self, table: Table, player: str, name: str, seen: list[Event], salt: str = "") -> Bot:
+        """A bot of kind *name* for seat *player* that has observed *seen* (what the seat was shown)."""
         bot: Bot = self._bots(table.kind)[name](player, random.Random(f"{table.seed}:{player}{salt}"))
-        seen = type(table.engine).seen_by(table.engine.log(), player)
         if seen:
             bot.observe(seen)
         return bot
+
+    async def _new_bot(self, table: Table, player: str, name: str, salt: str = "") -> Bot:
+        """|coro| A bot of kind *name* for seat *player* that has observed everything the seat was shown.
+
+        Rebuilt from the stored log's private and public events (:meth:`Engine.seen_by`) up to the
+        last action the table's bots have observed (:attr:`Table.delivered`), so a bot that takes over
+        a seat knows exactly what that seat knew (``docs/tables.md``, "Bots"); the moves after that
+        reach it as they reach every bot. The caller adds it to ``table.bots`` without awaiting
+        anything in between.
+        """
+        engine_cls = self._engine_cls(table.kind)
+        actions = await self.storage.actions(table.id)
+        while len(actions) < table.delivered:  # a move was stored and observed meanwhile
+            actions = await self.storage.actions(table.id)
+        log_ = {"kind": engine_cls.kind, "seed": table.seed, "options": table.options,
+                "players": [s.player_id for s in table.seats],
+                "actions": [[a.player_id, a.action] for a in actions[:table.delivered]]}
+        return self._make_bot(table, player, name, engine_cls.seen_by(log_, player), salt)
+
+    def _rebuild(self, table: Table, actions: list[tuple[str, dict[str, Any]]],
+                 checkpoint: bytes | None = None) -> tuple[Engine, dict[str, Bot]]:
+        """The engine and bots of *table* after *actions*, applied from *checkpoint* (a snapshot,
+        :func:`bot.tables.snapshots.take`, with the bots it holds) or else from the deal (with a bot
+        for every bot seat). Bots observe what their seats see on the way. A bot seat the checkpoint
+        does not hold (a bot took it over later) has no bot: rebuild from the deal for that.
+
+        Raises
+        ------
+        IllegalAction, ValueError
+            An action is refused, or the checkpoint cannot be read.
+        """
+        engine_cls = self._engine_cls(table.kind)
+        if checkpoint is not None:
+            engine, bots = snapshots.load(checkpoint)
+        else:
+            engine = engine_cls.new([s.player_id for s in table.seats], seed=table.seed, options=table.options,
+                                    keep_log=False)
+            known = self._bots(table.kind)
+            bots = {s.player_id: self._make_bot(table, s.player_id, str(s.bot_name),
+                                                [e for e in engine.setup_events if e.visible_to(s.player_id)])
+                    for s in table.seats if s.bot_name in known}
+        for player, action in actions:
+            events = engine.apply(player, action)
+            for who, bot in bots.items():
+                visible = [e for e in events if e.visible_to(who)]
+                if visible:
+                    bot.observe(visible)
+        return engine, bots
+
+    def _checkpoint(self, table: Table) -> None:
+        """Snapshot *table*'s game after a move when :data:`~bot.tables.snapshots.SNAPSHOT_EVERY` moves
+        have passed since the last one, and store it in the background (``docs/tables.md``, "Restarts").
+        """
+        engine = table.engine
+        assert engine is not None
+        if engine.action_count - table.checkpoint_seq < snapshots.SNAPSHOT_EVERY or engine.is_over:
+            return
+        self._snapshot_now(table)
+
+    def _snapshot_now(self, table: Table) -> None:
+        """Take *table*'s snapshot now (in memory at once, in the database by a task of its own)."""
+        engine = table.engine
+        assert engine is not None
+        try:
+            state = snapshots.take(engine, table.bots)
+        except Exception:  # a snapshot is an optimisation: the log still restores the table
+            log.exception("could not snapshot table %s", table.id)
+            return
+        table.checkpoint, table.checkpoint_seq, table.tail = state, engine.action_count, []
+        self._background(self.storage.save_snapshot(table.id, engine.action_count,
+                                                    snapshots.code_version(type(engine)), state))
 
     async def submit(self, table: Table, player: str, action: dict[str, Any], discord_ts_ms: int,
                      on_contest: Callable[[], Awaitable[Any]] | None = None) -> Outcome:
@@ -126,13 +192,14 @@ class TablePlay(TableCore):
             await self.storage.append_action(table.id, engine.action_count, player, action,
                                                  discord_ts_ms=discord_ts_ms)
         except Exception:
-            # Not committed, so it did not happen: rebuild the game without it.
+            # Not committed, so it did not happen: rebuild the game without it (the bots keep theirs).
             log.exception("could not store a move at table %s; it is undone", table.id)
-            undo = engine.log()
-            undo["actions"].pop()
-            table.engine = type(engine).replay(undo)
+            table.engine = self._rebuild(table, table.tail, table.checkpoint)[0]
             return Outcome(False, "That move could not be saved, so it did not happen. Please try again.")
+        table.tail.append((player, action))
         self._deliver(table, events)
+        table.delivered = engine.action_count
+        self._checkpoint(table)
         table.last_move_ms[player] = now_ms()
         ui = self.uis[table.kind]
         for event in events:

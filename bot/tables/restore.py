@@ -1,7 +1,8 @@
 """Restarts, rematches and shutdown: every table survives the bot's restart (``docs/tables.md``, "Restarts").
 
-A table's state in the database is its action log; :meth:`TableRestore.restore` rebuilds each
-unfinished table by replaying it. No Discord here.
+A table's state in the database is its action log and, every few dozen moves, a snapshot of its
+engine and bots (:mod:`bot.tables.snapshots`); :meth:`TableRestore.restore` rebuilds each unfinished
+table from its latest snapshot and the actions after it. No Discord here.
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ import logging
 import random
 import secrets
 
-from bot.engine import IllegalAction
+from bot.engine import Engine, IllegalAction
+from bot.engine.bots import Bot
+from bot.tables import snapshots
 from bot.tables.core import Actor, now_ms, posted_ms
 from bot.tables.lobby import TableLobby
 from bot.tables.table import Seat, Table, TableError
@@ -85,9 +88,8 @@ class TableRestore(TableLobby):
                           message_posted_ms=posted_ms(row.message_id) if row.message_id else 0)
             self.tables[row.id] = table
             if row.status == "running":
-                actions = [[a.player_id, a.action] for a in await self.storage.actions(row.id)]
                 try:
-                    self._start_engine(table, actions)
+                    self._start_engine(table, await self._load_game(table))
                 except (IllegalAction, ValueError):
                     log.exception("table %s could not be replayed; it is cancelled", row.id)
                     await self._cancel(table)
@@ -102,8 +104,42 @@ class TableRestore(TableLobby):
             restored += 1
         return restored
 
+    async def _load_game(self, table: Table) -> tuple[Engine, dict[str, Bot]]:
+        """|coro| The engine and bots of running *table* as stored: its latest snapshot and the actions
+        after it, or, without a snapshot this code can read, the whole log from the deal
+        (``docs/tables.md``, "Restarts"). Sets the table's checkpoint and tail; a long replay is
+        snapshotted at once, so the next restart is quick.
+
+        Raises
+        ------
+        IllegalAction, ValueError
+            The stored log does not replay.
+        """
+        engine_cls = self._engine_cls(table.kind)
+        snap = await self.storage.snapshot(table.id)
+        if snap is not None and snap.code == snapshots.code_version(engine_cls):
+            tail = [(a.player_id, a.action) for a in await self.storage.actions(table.id, after=snap.seq)]
+            try:
+                engine, bots = self._rebuild(table, tail, snap.state)
+            except (IllegalAction, ValueError):
+                log.warning("table %s: its snapshot does not go on; replaying the whole log", table.id, exc_info=True)
+            else:
+                bot_seats = {s.player_id for s in table.seats if s.bot_name in self._bots(table.kind)}
+                if bot_seats <= set(bots):
+                    table.checkpoint, table.checkpoint_seq, table.tail = snap.state, snap.seq, tail
+                    return engine, bots
+        actions = [(a.player_id, a.action) for a in await self.storage.actions(table.id)]
+        engine, bots = self._rebuild(table, actions)
+        table.checkpoint, table.checkpoint_seq, table.tail = None, 0, actions
+        if len(actions) >= snapshots.SNAPSHOT_EVERY:
+            table.engine, table.bots = engine, bots
+            self._snapshot_now(table)
+        return engine, bots
+
     async def shutdown(self) -> None:
-        """|coro| Stop every table's tasks and wait for them (the state is already in storage).
+        """|coro| Stop every table's tasks and wait for them (the state is already in storage), then
+        snapshot every running table that moved since its last snapshot, so the next start replays
+        nothing (``docs/tables.md``, "Restarts").
 
         Claims still waiting in a race window are refused, so no click is left unanswered.
         """
@@ -113,6 +149,21 @@ class TableRestore(TableLobby):
             self._stop_tasks(table)
             self._settle_claims(table, "The table is restarting; try again in a moment.")
         await asyncio.gather(*tasks, *self._chores, return_exceptions=True)
+        rows: list[tuple[int, int, str, bytes]] = []
+        for table in self.tables.values():
+            engine = table.engine
+            if table.status != "running" or engine is None or engine.is_over or not table.tail:
+                continue
+            try:
+                rows.append((table.id, engine.action_count, snapshots.code_version(type(engine)),
+                             snapshots.take(engine, table.bots)))
+            except Exception:  # the log still restores it
+                log.exception("could not snapshot table %s", table.id)
+        if rows:
+            try:
+                await self.storage.save_snapshots(rows)
+            except Exception:
+                log.exception("could not store the snapshots of %d table(s)", len(rows))
 
     def _on_this_shard(self, guild_id: int | None) -> bool:
         """Whether a guild's tables belong to this process (Discord's ``(guild_id >> 22) % shard_count``)."""

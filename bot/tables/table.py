@@ -168,6 +168,16 @@ class Table:
     revealed: tuple[str, int] = ("", 0)
     """The public story told step by step (:meth:`GameUI.story_steps <bot.tables.ui.GameUI.story_steps>`):
     its key and how many of its steps the table message shows so far."""
+    checkpoint: bytes | None = None
+    """The latest snapshot of the running game (:mod:`bot.tables.snapshots`), ``None`` before the first:
+    with :attr:`tail` it rebuilds the engine without the database (an unsaved move is undone so)."""
+    checkpoint_seq: int = 0
+    """How many actions :attr:`checkpoint` includes."""
+    tail: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    """The actions accepted since :attr:`checkpoint` (``[player, action]``), at most
+    :data:`~bot.tables.snapshots.SNAPSHOT_EVERY`: the whole log lives in the database."""
+    delivered: int = 0
+    """How many actions' events the table's bots have observed (a new bot reads the log up to here)."""
     public_events: deque[Event] = field(default_factory=lambda: deque(maxlen=PUBLIC_EVENTS_KEPT))
     """The table's latest public events (the deal's included), oldest first, at most
     :data:`PUBLIC_EVENTS_KEPT`: for a game UI that tells the last moves in words. Private events

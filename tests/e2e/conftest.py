@@ -26,6 +26,13 @@ class World:
     carol: FakeUser
 
 
+async def stored_log(bot: ParlorBot, table) -> dict:
+    """*table*'s game log as stored (``Engine.log()`` shape): a table's engine keeps none in memory."""
+    actions = [[a.player_id, a.action] for a in await bot.storage.actions(table.id)]
+    return {"kind": table.kind, "seed": table.seed, "options": table.options,
+            "players": [s.player_id for s in table.seats], "actions": actions}
+
+
 async def settled(fake: FakeDiscord, result):
     """The interaction's answer once it is no longer "thinking" (a deferred reply's follow-up has come)."""
     await fake.wait_for(lambda: result.failed or (result.message is not None and not result.message.loading),

@@ -16,7 +16,7 @@ from bot.engine.cards import Card
 from bot.games.blitz.bots import BOTS
 from bot.games.blitz.engine import BlitzEngine
 from sandbox import FakeDiscord, FakeMessage, FakeUser
-from tests.e2e.conftest import COGS, World, parlor, settled
+from tests.e2e.conftest import COGS, World, parlor, settled, stored_log
 from tests.games.blitz.helpers import dealing_order
 
 DB_COGS = [*COGS, "cogs.blitz"]
@@ -158,7 +158,7 @@ async def test_a_person_and_two_bots_play_to_the_end(fake: FakeDiscord, world: W
                    for m in fake.messages(thread))
         assert any("🏆 Game over: alice wins!" in (m.content or "") for m in fake.messages(thread))
         assert (await bot.storage.result(1)) is not None
-        kinds = [a["type"] for _, a in table.engine.log()["actions"] if _ == alice]
+        kinds = [a["type"] for _, a in (await stored_log(bot, table))["actions"] if _ == alice]
         assert kinds == ["draw", "discard", "draw", "discard", "knock"]
 
         rematch = await fake.click(world.alice, final, "Rematch")
@@ -213,7 +213,7 @@ async def test_turn_timer_draws_and_discards_then_a_bot_takes_the_seat(fake: Fak
         bob = f"u{world.bob.id}"
         assert table.engine.turn == bob
         await fake.wait_for(lambda: table.engine.action_count >= 2, timeout=5, what="two timeouts")
-        log = table.engine.log()
+        log = await stored_log(bot, table)
         moves = log["actions"][:2]
         after_draw = BlitzEngine.replay({**log, "actions": moves[:1]})
         assert moves == [[bob, {"type": "draw", "source": "stock"}], [bob, after_draw.timeout_action(bob)]]

@@ -16,7 +16,7 @@ import pytest
 from bot.config import TablesConfig
 from bot.tables import lobby as lobby_module
 from sandbox import FakeDiscord
-from tests.e2e.conftest import COGS, World, parlor, settled
+from tests.e2e.conftest import COGS, World, parlor, settled, stored_log
 
 DB_COGS = [*COGS, "cogs.blitzkrieg"]
 QUICK = TablesConfig(redraw_interval_ms=100, board_refresh_ms=100)
@@ -220,7 +220,8 @@ async def test_napoleon_and_the_clock_are_chosen_on_the_board(fake: FakeDiscord,
         assert labels_on(await board_of(fake, world.bob, lobby)) == []
         await told(fake, lobby, "Napoleon! 4♥ against J♥.", "Waiting for **alice** — Napoleon")
         await fake.click(world.alice, board, "Card 4")
-        assert table.engine.log()["actions"][-1] == [table.engine.players[0], {"type": "turn", "position": 4}]
+        last = (await stored_log(bot, table))["actions"][-1]
+        assert last == [table.engine.players[0], {"type": "turn", "position": 4}]
         await told(fake, lobby, "bob takes the 6 cards of battle 1.")
 
         # The clock: alice's 2 against bob's 10; hours 1, 3–9, 11, 12 face down, then her final card (A♠).
@@ -232,7 +233,7 @@ async def test_napoleon_and_the_clock_are_chosen_on_the_board(fake: FakeDiscord,
         assert labels_on(board) == [f"{h} o'clock" for h in (1, 3, 4, 5, 6, 7, 8, 9, 11, 12)]
         assert "Pick the hour to turn" in board.content
         await fake.click(world.alice, board, "7 o'clock")
-        assert table.engine.log()["actions"][-1][1] == {"type": "turn", "position": 7}
+        assert (await stored_log(bot, table))["actions"][-1][1] == {"type": "turn", "position": 7}
         await told(fake, lobby, "alice turns 7 o'clock: 8♥ against A♠: defended!",
                    "alice takes the 13 cards of battle 2.", "Napoleon ×1 · The clock ×1")
 
@@ -248,7 +249,7 @@ async def test_an_unanswered_choice_times_out_as_the_house_would(fake: FakeDisco
         await press(fake, world.bob, lobby, "Battle!")
         assert table.engine.pending["kind"] == "cold-war"
         await fake.wait_for(lambda: table.engine.pending is None, timeout=5, what="the turn timer")
-        assert table.engine.log()["actions"][-1][1] == {"type": "disarm"}
+        assert (await stored_log(bot, table))["actions"][-1][1] == {"type": "disarm"}
         await told(fake, lobby, "alice disarms")
 
 
@@ -289,7 +290,8 @@ async def test_the_automatic_pace_plays_the_war_by_itself(fake: FakeDiscord, wor
         table = bot.tables.tables[1]
         await fake.wait_for(lambda: table.engine.is_over, timeout=10, what="the war to end by itself")
         alice = table.engine.players[0]
-        assert sum(1 for p, a in table.engine.log()["actions"] if p == alice and a == {"type": "battle"}) >= 1
+        actions = (await stored_log(bot, table))["actions"]
+        assert sum(1 for p, a in actions if p == alice and a == {"type": "battle"}) >= 1
         assert await told(fake, lobby, "automatic pace", "Final standings")
 
 

@@ -20,7 +20,7 @@ import pytest
 from bot.engine.cards import standard_deck
 from bot.tables.cards import playing_card
 from sandbox import FakeDiscord, FakeUser
-from tests.e2e.conftest import COGS, World, parlor, settled
+from tests.e2e.conftest import COGS, World, parlor, settled, stored_log
 from tests.e2e.test_ui_conformance import PRODUCTION_COGS, fast_tables
 from tests.e2e.ui_conformance import TableDriver
 
@@ -192,7 +192,7 @@ async def test_the_earlier_discord_timestamp_wins_a_race_of_aggressive_jump_ins(
         await fake.wait_for(lambda: engine.action_count == 2, timeout=5, what="the race window to close")
         assert engine.hands[alice][0] is None and engine.discard[-1] == "7S", "Alice's 7 was first"
         assert engine.hands[bob][0] == "7H", "Bob's 7 came late: it stays in its place"
-        jumps = [(p, a["player"]) for p, a in engine.log()["actions"] if a["type"] == "jump_in"]
+        jumps = [(p, a["player"]) for p, a in (await stored_log(bot, table))["actions"] if a["type"] == "jump_in"]
         assert jumps == [(alice, alice), (bob, bob)], "applied in Discord-timestamp order"
         await fake.wait_for(lambda: "too late" in fake.message(lobby.id).content, timeout=5, what="the public story")
         assert "bob jumps in with bob's card 1, a 7♥, but too late" in fake.message(lobby.id).content
@@ -288,7 +288,7 @@ async def test_a_dutch_call_gives_everyone_else_one_last_turn(fake: FakeDiscord,
         await press(fake, world.alice, lobby, "Turn the hands over")
         detail = table.engine.view(None)["last_round"]
         assert detail["caller"] == pid(table, world.bob) and detail["why"] == "dutch"
-        draws = [p for p, a in table.engine.log()["actions"] if a["type"] == "draw"]
+        draws = [p for p, a in (await stored_log(bot, table))["actions"] if a["type"] == "draw"]
         assert pid(table, world.bob) not in draws
         await fake.wait_for(lambda: "Round 1 is over** (everyone had their last turn)"
                             in fake.message(lobby.id).content, timeout=5)
@@ -380,9 +380,18 @@ class LeakWatch:
         self.problems: list[str] = []
         self.faces_checked = 0
         self.records: list[logging.LogRecord] = []
+        self.accepted: dict[int, list[tuple[str, dict[str, Any]]]] = {}
+        """Table id to its accepted actions, as the table stores them (its engine keeps no log)."""
 
     def install(self) -> None:
         original = self.fake._changed
+        store = self.bot.storage.append_action
+
+        async def append_action(game_id: int, seq: int, player_id: str, action: dict[str, Any], **kw: Any) -> Any:
+            self.accepted.setdefault(game_id, []).append((player_id, action))  # before any message shows it
+            return await store(game_id, seq, player_id, action, **kw)
+
+        self.bot.storage.append_action = append_action
 
         def changed() -> None:
             original()
@@ -412,7 +421,7 @@ class LeakWatch:
             self.table, self.applied, self.round, self.shown = table, 0, 0, {}
             self.shadow = type(engine).new(engine.players, seed=engine.seed, options=engine.options)
             self._events(self.shadow.setup_events)
-        for who, action in engine._actions[self.applied:]:
+        for who, action in self.accepted.get(table.id, [])[self.applied:]:
             self._events(self.shadow.apply(who, action))
             self.applied += 1
         return True

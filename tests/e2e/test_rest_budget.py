@@ -37,6 +37,9 @@ async def test_a_burst_of_openings_and_a_restart_of_many_tables_meet_no_global_4
         assert sum(t.engine.action_count for t in bot.tables.tables.values()) > TABLES, "the tables play"
     async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=tables) as bot:
         assert sum(t.status == "running" for t in bot.tables.tables.values()) == TABLES, "all restored"
+        boards = await asyncio.gather(*(fake.click(u, fake.messages(fake.threads(c)[-1])[0], "Open my board")
+                                        for u, c in people))
+        assert all(b.ephemeral and not b.failed and "Wood" in b.content for b in boards), "every table answers"
         await fake.wait_for(lambda: all("Restored" in fake.message(t.message_id).content
                                         for t in bot.tables.tables.values() if t.message_id), timeout=20,
                             what="every restored table to be redrawn")

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from sandbox import FakeDiscord
-from tests.e2e.conftest import COGS, World, parlor
+from tests.e2e.conftest import COGS, World, parlor, stored_log
 from tests.e2e.test_tables import open_table, play_out
 
 STATS_COGS = [*COGS, "cogs.stats"]
@@ -48,7 +48,7 @@ async def test_a_finished_game_is_rated_and_shows_in_stats_history_and_its_log(f
         assert told.ephemeral and told.message.attachments, told.content
         text = told.message.files["table-1.txt"].decode()
         played = [e.data["card"]["label"] for e in table.engine.setup_events if e.type == "played"]
-        log = table.engine.log()
+        log = await stored_log(bot, table)
         assert text.count("played") == len(log["actions"]) >= 4 and not played
         dealt = {c["label"] for e in table.engine.setup_events if e.type == "dealt" for c in e.data["cards"]}
         shown = {line.split("'label': '")[1].split("'")[0] for line in text.splitlines() if "'label': '" in line}

@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 
 from sandbox import FakeDiscord, pointed_at
-from tests.e2e.conftest import World, parlor, parlor_config, settled
+from tests.e2e.conftest import World, parlor, parlor_config, settled, stored_log
 from tests.e2e.test_dutch_blitz import DB_COGS, open_blitz
 from tests.e2e.test_tables import open_table, play_out
 
@@ -165,9 +165,9 @@ async def test_boards_keep_working_while_bots_play_at_real_pace(fake: FakeDiscor
             board = (await fake.click(world.alice, lobby, "Open my board")).message
             await asyncio.sleep(1.0)
             flip = next(b for b in fake.message(board.id).buttons if b.label.startswith("Flip"))
-            count = len([a for p, a in table.engine.log()["actions"] if p == f"u{world.alice.id}"])
+            count = len([a for p, a in (await stored_log(bot, table))["actions"] if p == f"u{world.alice.id}"])
             await fake.click(world.alice, board, flip.custom_id)
-            after = len([a for p, a in table.engine.log()["actions"] if p == f"u{world.alice.id}"])
+            after = len([a for p, a in (await stored_log(bot, table))["actions"] if p == f"u{world.alice.id}"])
             applied += after - count
             assert "fresh board" not in fake.message(board.id).content
         assert applied == 3

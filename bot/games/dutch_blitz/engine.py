@@ -197,7 +197,7 @@ class DutchBlitz(Engine):
     # ------------------------------------------------------------------ setup
 
     def _setup(self) -> list[Event]:
-        self._actions = _ActionLog(self._actions)
+        self._actions = _ActionLog(self._actions or ())
         self.totals = {p: 0 for p in self.players}
         self.hand_scores = []
         self.hand_endings = []

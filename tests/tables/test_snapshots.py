@@ -1,0 +1,202 @@
+"""Snapshots and restore without Discord (docs/tables.md, "Restarts"; issue 18).
+
+A running table keeps no log in memory: the database has it, and every SNAPSHOT_EVERY moves a
+snapshot of the engine and its bots. A restore reads the latest snapshot and only the actions
+after it; a clean shutdown snapshots every table, so the next start replays nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import pickle
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.config import TablesConfig
+from bot.games.blitz import BOTS as BLITZ_BOTS
+from bot.games.blitz import ENGINE as BLITZ
+from bot.games.dutch import BOTS as DUTCH_BOTS
+from bot.games.dutch import ENGINE as DUTCH
+from bot.storage import Storage
+from bot.tables import snapshots
+from bot.tables.table import Table
+from tests.tables.test_service_logic import ALICE, BOB, OfflineTables, ui_for
+
+
+def service(storage: Storage) -> OfflineTables:
+    tables = OfflineTables(storage, TablesConfig(race_window_ms=50, turn_timeout_seconds=3600))
+    tables.register_ui(ui_for("blitz"), engine=BLITZ, bots=BLITZ_BOTS)
+    tables.register_ui(ui_for("dutch"), engine=DUTCH, bots=DUTCH_BOTS)
+    tables.bot_delay_scale = 0.001
+    return tables
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    async with Storage.open(str(tmp_path / "t.db")) as storage:
+        yield storage
+
+
+async def running(tables: OfflineTables, kind: str = "blitz", bots: int = 0) -> Table:
+    """A running table of *kind*: alice and bob, plus *bots* of the game's default bot."""
+    options = {"lives": 10} if kind == "blitz" else {"jump_in_grace_seconds": 0}
+    table = await tables.create(kind, ALICE, options, None, guild_id=10, channel_id=20)
+    tables.tables[table.id] = table
+    await tables.storage.update_game(table.id, thread_id=table.thread_id)  # as the Discord layer does
+    await tables.join(table, BOB)
+    for _ in range(bots):
+        await tables.add_bot(table, ALICE)
+    await tables.start(table, ALICE)
+    return table
+
+
+async def play(tables: OfflineTables, table: Table, moves: int, seed: int = 7) -> None:
+    """The people of *table* make *moves* random legal moves between them, never a knock or a Dutch
+    call (the game goes on); when no person can move, the bots play."""
+    rng = random.Random(seed)
+    people = [s.player_id for s in table.seats if not s.is_bot]
+    done = 0
+    for _attempt in range(10 * moves):
+        if done == moves:
+            return
+        engine = table.engine
+        assert engine is not None and not engine.is_over
+        for _wait in range(500):
+            choices = {p: [a for a in engine.legal_actions(p) if a["type"] not in ("knock", "dutch")]
+                       for p in people}
+            who = [p for p in people if choices[p]]
+            if who:
+                break
+            await asyncio.sleep(0.01)
+        assert who, "a person can move"
+        player = rng.choice(who)
+        outcome = await tables.submit(table, player, rng.choice(choices[player]), 0)
+        if table.bots:  # a bot may have moved first (a jump-in window closed): choose again
+            done += outcome.accepted
+        else:
+            assert outcome.accepted, outcome.reason
+            done += 1
+    raise AssertionError(f"only {done} of {moves} moves were accepted")
+
+
+def views(table: Table) -> dict[str | None, object]:
+    assert table.engine is not None
+    return {p: table.engine.view(p) for p in [*table.engine.players, None]}
+
+
+async def test_a_table_engine_keeps_no_log_only_the_moves_since_its_last_snapshot(storage: Storage) -> None:
+    """Memory bounded by the state: after 150 moves the engine holds no log, the table the 22 moves
+    after the snapshot taken at move 128, and the database the snapshot and all 150 moves."""
+    tables = service(storage)
+    table = await running(tables)
+    await play(tables, table, 150)
+    assert table.engine is not None and not table.engine.keeps_log and table.engine.action_count == 150
+    with pytest.raises(LookupError):
+        table.engine.log()
+    assert table.checkpoint_seq == 2 * snapshots.SNAPSHOT_EVERY == 128 and len(table.tail) == 22
+    await tables.shutdown()
+    assert len(await storage.actions(table.id)) == 150
+
+
+async def test_a_restore_reads_only_the_actions_after_the_latest_snapshot(storage: Storage) -> None:
+    """Crash after move 100 (no clean shutdown): the restore starts from the snapshot of move 64 and
+    applies moves 65 to 100; the moves before the snapshot are not even read (they are deleted here)."""
+    tables = service(storage)
+    table = await running(tables)
+    await play(tables, table, 100)
+    before = views(table)
+    await storage.db.execute("DELETE FROM actions WHERE game_id = ? AND seq <= 64", (table.id,))
+    await storage.db.commit()
+    snap = await storage.snapshot(table.id)
+    assert snap is not None and snap.seq == 64
+    tables._stop_tasks(table)  # a crash: no shutdown snapshot
+
+    again = service(storage)
+    assert await again.restore() == 1
+    restored = again.tables[table.id]
+    assert views(restored) == before and restored.engine is not None and restored.engine.action_count == 100
+    assert restored.checkpoint_seq == 64 and len(restored.tail) == 36
+    await play(again, restored, 5, seed=8)  # and the game goes on
+    await again.shutdown()
+
+
+async def test_a_clean_shutdown_snapshots_every_table_so_the_restart_replays_nothing(storage: Storage) -> None:
+    tables = service(storage)
+    table = await running(tables)
+    await play(tables, table, 30)
+    before = views(table)
+    await tables.shutdown()
+    snap = await storage.snapshot(table.id)
+    assert snap is not None and snap.seq == 30
+
+    again = service(storage)
+    await again.restore()
+    restored = again.tables[table.id]
+    assert views(restored) == before and restored.checkpoint_seq == 30 and restored.tail == []
+    await again.shutdown()
+
+
+async def test_a_snapshot_of_other_code_is_ignored_and_the_whole_log_replays(storage: Storage) -> None:
+    """Parlor was updated between stop and start: the snapshot's code differs, so the restore replays
+    every stored move from the deal and takes a new snapshot with today's code."""
+    tables = service(storage)
+    table = await running(tables)
+    await play(tables, table, 70)
+    before = views(table)
+    await tables.shutdown()
+    await storage.db.execute("UPDATE snapshots SET code = 'an older parlor', state = x'00'")
+    await storage.db.commit()
+
+    again = service(storage)
+    await again.restore()
+    restored = again.tables[table.id]
+    assert views(restored) == before
+    await again.shutdown()
+    snap = await storage.snapshot(table.id)
+    assert snap is not None and snap.code == snapshots.code_version(BLITZ) and snap.seq == 70
+
+
+async def test_restored_bots_remember_what_they_were_shown(storage: Storage) -> None:
+    """Dutch, the memory game: two perfect bots are pickled with the table, memory and random
+    generator included, so after a restart they are exactly the bots they were."""
+    tables = service(storage)
+    table = await running(tables, "dutch", bots=2)
+    await play(tables, table, 40)
+    tables._stop_tasks(table)
+    await asyncio.sleep(0)
+    bots = pickle.dumps(table.bots)
+    movers = {a.player_id for a in await storage.actions(table.id)}
+    assert set(table.bots) <= movers, "the bots played too"
+    await tables.shutdown()
+
+    again = service(storage)
+    await again.restore()  # its tasks have not run yet: the bots are as restored
+    restored = again.tables[table.id]
+    assert pickle.dumps(restored.bots) == bots
+    await again.shutdown()
+
+
+async def test_a_move_that_cannot_be_stored_is_undone_from_the_snapshot(storage: Storage,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a snapshot, an unsaved move is taken back by rebuilding from the snapshot and the tail."""
+    tables = service(storage)
+    table = await running(tables)
+    await play(tables, table, 70)
+    before, count = views(table), 70
+    engine = table.engine
+    assert engine is not None
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(storage, "append_action", broken)
+    player = next(p for p in engine.players if engine.legal_actions(p))
+    outcome = await tables.submit(table, player, engine.legal_actions(player)[0], 0)
+    assert not outcome.accepted and "could not be saved" in outcome.reason
+    assert views(table) == before and table.engine is not None and table.engine.action_count == count
+    monkeypatch.undo()
+    await play(tables, table, 3, seed=9)
+    await tables.shutdown()
