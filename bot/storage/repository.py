@@ -105,6 +105,8 @@ class Storage:
         """Held by every write from its first statement to its commit: one connection serves every
         table at once, and two writes interleaved on it would commit each other's halves (and
         sqlite3 refuses an ``executemany`` while another statement is pending)."""
+        self._queued_actions: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
+        self._flusher: asyncio.Task[None] | None = None
 
     @classmethod
     async def connect(cls, path: str | Path, *, clock: Callable[[], int] = _now_ms,
@@ -138,7 +140,9 @@ class Storage:
         return _Opener(cls, path, kwargs)
 
     async def close(self) -> None:
-        """|coro| Close the connection."""
+        """|coro| Commit the actions still queued, then close the connection."""
+        if self._flusher is not None:
+            await asyncio.gather(self._flusher, return_exceptions=True)
         await self.db.close()
 
     async def migrate(self) -> int:
@@ -231,6 +235,11 @@ class Storage:
                             discord_ts_ms: int | None = None) -> ActionRow:
         """|coro| Append an accepted action and commit before returning.
 
+        Group commit: the actions of every table that arrive while a commit is under way are
+        written together in the next transaction, so one disk flush serves them all and the
+        database keeps up with many busy tables (``docs/design.md`` §3). Each caller still
+        returns only once its own action is committed.
+
         Parameters
         ----------
         seq:
@@ -241,17 +250,50 @@ class Storage:
         Raises
         ------
         sqlite3.IntegrityError
-            *seq* is already taken (a second writer), or the game does not exist.
+            *seq* is already taken (a second writer), or the game does not exist; the other
+            actions of the same group are committed all the same.
         """
-        async with self.writing:
-            now = self.clock()
-            await self.db.execute(
-                "INSERT INTO actions (game_id, seq, player_id, action, discord_ts_ms, received_at_ms)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, seq, player_id, json.dumps(action, sort_keys=True), discord_ts_ms, now),
-            )
-            await self.db.commit()
-            return ActionRow(game_id, seq, player_id, action, discord_ts_ms, now)
+        now = self.clock()
+        row = (game_id, seq, player_id, json.dumps(action, sort_keys=True), discord_ts_ms, now)
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queued_actions.append((row, done))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush_actions(), name="parlor-group-commit")
+        await done
+        return ActionRow(game_id, seq, player_id, action, discord_ts_ms, now)
+
+    async def _flush_actions(self) -> None:
+        """Commit the queued actions, a group per transaction, until none are left."""
+        insert = ("INSERT INTO actions (game_id, seq, player_id, action, discord_ts_ms, received_at_ms)"
+                  " VALUES (?, ?, ?, ?, ?, ?)")
+        while self._queued_actions:
+            async with self.writing:
+                group, self._queued_actions = self._queued_actions, []
+                try:
+                    await self.db.executemany(insert, [row for row, _ in group])
+                    await self.db.commit()
+                    results: list[BaseException | None] = [None] * len(group)
+                except Exception as exc:  # one bad row must not sink the others: one by one
+                    await self.db.rollback()
+                    if len(group) == 1:
+                        results = [exc]
+                    else:
+                        results = []
+                        for row, _ in group:
+                            try:
+                                await self.db.execute(insert, row)
+                                await self.db.commit()
+                                results.append(None)
+                            except Exception as one:
+                                await self.db.rollback()
+                                results.append(one)
+            for (_, done), error in zip(group, results, strict=True):
+                if done.done():  # its caller gave up (cancelled); the row stands or fell all the same
+                    continue
+                if error is None:
+                    done.set_result(None)
+                else:
+                    done.set_exception(error)
 
     async def actions(self, game_id: int, *, after: int = 0) -> list[ActionRow]:
         """|coro| The action log of a game in order: the actions numbered above *after* (default: all)."""

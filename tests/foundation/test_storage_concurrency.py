@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from pathlib import Path
 
 from bot.storage import Storage
@@ -31,3 +32,30 @@ async def test_fifty_tables_writing_their_seats_and_moves_at_once_lose_nothing(t
             assert [s.player_id for s in await storage.seats(game)] == ["p0", "p1", "p2", "p3"]
             assert [a.action for a in await storage.actions(game)] == [{"type": "flip"}]
             assert (await storage.game(game)).status == "running"
+
+
+async def test_moves_of_many_tables_commit_together_and_a_bad_one_sinks_only_itself(tmp_path: Path) -> None:
+    """Group commit: a hundred tables' moves arriving at once are written in a few transactions (one
+    disk flush each), every one is stored, and a move whose number is taken fails alone."""
+    async with Storage.open(str(tmp_path / "p.db")) as storage:
+        games = [await storage.create_game("dutch-blitz", seed=i) for i in range(100)]
+        commits = 0
+        commit = storage.db.commit
+
+        async def counting_commit() -> None:
+            nonlocal commits
+            commits += 1
+            await commit()
+
+        storage.db.commit = counting_commit  # type: ignore[method-assign]
+        for seq in (1, 2, 3):
+            await asyncio.gather(*(storage.append_action(g, seq, "p0", {"type": "flip", "n": seq}) for g in games))
+        assert commits < 30, f"{commits} commits for 300 moves"
+        outcomes = await asyncio.gather(storage.append_action(games[0], 2, "p0", {"type": "again"}),
+                                        *(storage.append_action(g, 4, "p0", {"type": "flip"}) for g in games),
+                                        return_exceptions=True)
+        assert isinstance(outcomes[0], sqlite3.IntegrityError), "seq 2 is taken"
+        assert all(not isinstance(o, BaseException) for o in outcomes[1:])
+        for game in games:
+            assert [a.seq for a in await storage.actions(game)] == [1, 2, 3, 4]
+        assert [a.action["type"] for a in await storage.actions(games[0])] == ["flip"] * 4
