@@ -13,14 +13,26 @@ follows every public move (swaps, jump-ins) that shifts cards around.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any, ClassVar
 
 from bot.engine.bots import Bot
 from bot.engine.core import Action, Event
 
 __all__ = ["PerfectBot", "ForgetfulBot", "BOTS"]
+
+_TYPE = itemgetter("type")
+"""An action's type."""
+_GAIN = itemgetter(0)
+"""The gain of a ``(gain, action)`` option."""
+
+_IDLE = frozenset({"jump_in", "dutch"})
+"""Action types a bot may be offered out of its turn; of them it only ever chooses a jump-in."""
+
+_OBSERVED = frozenset({"round_started", "saw", "drew_card", "swapped", "kept", "discarded", "power_swap",
+                       "jump_in"})
+"""The event types that change what a bot remembers (:meth:`PerfectBot.observe`); it skips the others."""
 
 UNKNOWN_VALUE = 6
 """What a bot expects an unseen card to be worth (the deck averages a little over 6)."""
@@ -30,13 +42,19 @@ OPPONENT_GUESS = 2
 their low cards, so it guesses low; tuned with bench runs: fewer undercuts than guessing 0 or 3)."""
 
 
+_RANK_NAMES: dict[Any, str] = {0: "Joker", 1: "A", 11: "J", 12: "Q", 13: "K"}
+"""The ranks whose name is not their number (:func:`rank_name`)."""
+
+
 def rank_name(card: dict[str, Any]) -> str:
     """The rank name of a card as a view/event shows it (``"A"``, ``"7"``, ``"K"``, ``"Joker"``).
 
     >>> rank_name({"rank": 13}), rank_name({"rank": 0}), rank_name({"rank": 7})
     ('K', 'Joker', '7')
     """
-    return {0: "Joker", 1: "A", 11: "J", 12: "Q", 13: "K"}.get(card["rank"], str(card["rank"]))
+    rank = card["rank"]
+    name = _RANK_NAMES.get(rank)
+    return str(rank) if name is None else name
 
 
 def value_of(card: dict[str, Any], red_kings: int) -> int:
@@ -82,6 +100,8 @@ class PerfectBot(Bot):
     def observe(self, events: Sequence[Event]) -> None:
         """Update the memory from the events this seat may see."""
         for event in events:
+            if event.type not in _OBSERVED:
+                continue
             d = event.data
             if event.type == "round_started":
                 self.memory.clear()
@@ -136,12 +156,17 @@ class PerfectBot(Bot):
         """My known positions -> value, and my unknown positions."""
         known: dict[int, int] = {}
         unknown: list[int] = []
-        for i in self._slots(view, self.player):
-            card = self.memory.get((self.player, i))
-            if card is None:
-                unknown.append(i)
-            else:
-                known[i] = self._value(view, card)
+        memory, me, red_kings = self.memory, self.player, view["options"]["red_kings"]
+        for hand in view["hands"]:  # self._slots(view, me), inlined
+            if hand["player"] == me:
+                for i, slot in enumerate(hand["slots"]):
+                    if slot is not None:
+                        card = memory.get((me, i))
+                        if card is None:
+                            unknown.append(i)
+                        else:
+                            known[i] = value_of(card, red_kings)
+                break
         return known, unknown
 
     def _estimate(self, view: dict[str, Any]) -> tuple[int, int]:
@@ -156,26 +181,27 @@ class PerfectBot(Bot):
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action | None:
         """Pick a move: opening look, turn, power, a sure jump-in, a Dutch call or nothing."""
-        by_type: dict[str, list[Action]] = {}
-        for action in legal:
-            by_type.setdefault(action["type"], []).append(action)
-        if "look" in by_type:
-            return by_type["look"][0]
-        if "next_round" in by_type:
-            return by_type["next_round"][0] if view["players"][0] == self.player else None
-        if "skip_power" in by_type:
-            return self._use_power(view, legal)
-        jump = self._sure_jump_in(view, by_type.get("jump_in", []))
-        if jump is not None:
-            return jump
-        if "reveal" in by_type:
-            return by_type["reveal"][0]
-        if "draw" in by_type:
-            if "dutch" in by_type and self._should_call(view):
+        types = set(map(_TYPE, legal))
+        if types <= _IDLE:  # the usual ask out of turn: at most a jump-in (nothing else is chosen here)
+            return self._sure_jump_in(view, legal) if "jump_in" in types else None
+        if "look" in types:
+            return _first(legal, "look")
+        if "next_round" in types:
+            return _first(legal, "next_round") if view["players"][0] == self.player else None
+        if "skip_power" in types:
+            return self._use_power(view, legal, types)
+        if "jump_in" in types:
+            jump = self._sure_jump_in(view, legal)
+            if jump is not None:
+                return jump
+        if "reveal" in types:
+            return _first(legal, "reveal")
+        if "draw" in types:
+            if "dutch" in types and self._should_call(view):
                 return {"type": "dutch"}
-            return by_type["draw"][0]
-        if "discard" in by_type:
-            return self._decide(view, by_type)
+            return _first(legal, "draw")
+        if "discard" in types:
+            return self._decide(view, legal, types)
         return None
 
     def _should_call(self, view: dict[str, Any]) -> bool:
@@ -185,26 +211,36 @@ class PerfectBot(Bot):
         estimate, unknown = self._estimate(view)
         if unknown or estimate > self.dutch_threshold:
             return False
+        memory, red_kings = self.memory, view["options"]["red_kings"]
         for hand in view["hands"]:
-            if hand["player"] == self.player:
+            owner = hand["player"]
+            if owner == self.player:
                 continue
             guess = 0
             for i, slot in enumerate(hand["slots"]):
                 if slot is not None:
-                    card = self.memory.get((hand["player"], i))
-                    guess += OPPONENT_GUESS if card is None else self._value(view, card)
+                    card = memory.get((owner, i))
+                    guess += OPPONENT_GUESS if card is None else value_of(card, red_kings)
             if guess <= estimate:
                 return False
         return True
 
-    def _sure_jump_in(self, view: dict[str, Any], jumps: list[Action]) -> Action | None:
+    def _sure_jump_in(self, view: dict[str, Any], legal: Sequence[Action]) -> Action | None:
+        """The best of the jump-ins in *legal* that the memory is sure of, or ``None``."""
         window = view.get("jump_in")
-        if not jumps or not window or window.get("taken"):
+        if not window or window.get("taken"):
             return None  # a late jump-in only shows the card to everyone (docs/rules/dutch.md §7.6)
         best: tuple[tuple[int, float], Action] | None = None
-        for action in jumps:
-            card = self.memory.get((action["player"], action["position"]))
-            if card is None or rank_name(card) != window["rank"]:
+        memory = self.memory
+        rank = window["rank"]
+        for action in legal:
+            if action["type"] != "jump_in":
+                continue
+            card = memory.get((action["player"], action["position"]))
+            if card is None:
+                continue
+            name = _RANK_NAMES.get(card["rank"])  # rank_name(card), inlined
+            if (str(card["rank"]) if name is None else name) != rank:
                 continue
             own = action["player"] == self.player
             value = self._value(view, card)
@@ -215,27 +251,26 @@ class PerfectBot(Bot):
                 best = (score, action)
         return None if best is None else best[1]
 
-    def _decide(self, view: dict[str, Any], by_type: dict[str, list[Action]]) -> Action:
+    def _decide(self, view: dict[str, Any], legal: Sequence[Action], types: set[str]) -> Action:
         drawn = (view.get("drawn") or {}).get("card") or self.drawn
         assert drawn is not None, "deciding without a drawn card"
         v = self._value(view, drawn)
         known, unknown = self._own(view)
         options: list[tuple[int, Action]] = []
         if known:
-            i = max(known, key=lambda k: known[k])
+            i = max(known, key=known.__getitem__)
             options.append((known[i] - v, {"type": "swap", "position": i}))
         if unknown and v <= 4:
             options.append((UNKNOWN_VALUE - v, {"type": "swap", "position": unknown[0]}))
         if options:
-            gain, action = max(options, key=lambda o: o[0])
+            gain, action = max(options, key=_GAIN)
             if gain > 0:
                 return action
-        if "keep" in by_type and v <= 0:
-            return by_type["keep"][0]
-        return by_type["discard"][0]
+        if "keep" in types and v <= 0:
+            return _first(legal, "keep")
+        return _first(legal, "discard")
 
-    def _use_power(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
-        kinds = {a["type"] for a in legal}
+    def _use_power(self, view: dict[str, Any], legal: Sequence[Action], kinds: set[str]) -> Action:
         order = {p: k for k, p in enumerate(view["players"])}
         if "power_swap" in kinds:
             swap = self._best_swap(view, order)
@@ -255,34 +290,47 @@ class PerfectBot(Bot):
     def _best_swap(self, view: dict[str, Any], order: dict[str, int]) -> Action | None:
         known, unknown = self._own(view)
         mine = [(i, known[i]) for i in known] + [(i, UNKNOWN_VALUE) for i in unknown]
-        theirs = []
+        slots = {p: self._slots(view, p) for p in view["players"]}
+        red_kings = view["options"]["red_kings"]
+        # An adversary's card as (player, position, its value plus 1 when unseen, seen).
+        theirs: list[tuple[str, int, int, bool]] = []
         for p in view["players"]:
             if p == self.player:
                 continue
-            for i in self._slots(view, p):
+            for i in slots[p]:
                 card = self.memory.get((p, i))
-                theirs.append((p, i, UNKNOWN_VALUE if card is None else self._value(view, card), card is not None))
-        counts = {p: len(self._slots(view, p)) for p in view["players"]}
+                theirs.append((p, i, UNKNOWN_VALUE + 1, False) if card is None else
+                              (p, i, value_of(card, red_kings), True))
+        seen_theirs = [t for t in theirs if t[3]]
+        counts = {p: len(s) for p, s in slots.items()}
         best: tuple[tuple[int, int, float], Action] | None = None
-        for (i, mv), (p, j, tv, tk) in itertools.product(mine, theirs):
-            if i not in known and not tk:
-                continue  # two unknowns: nothing gained
-            gain = mv - tv
-            if i not in known:
-                gain -= 1  # giving away an unseen card is a gamble
-            if not tk:
-                gain -= 1
-            if gain < 2:
-                continue
-            # Among equal gains, burden the adversary with the fewest cards (the likeliest to go
-            # low), then pick at random: never by seat order, which would pick on one seat.
-            key = (gain, -counts[p], self.rng.random())
-            if best is None or key > best[0]:
-                a, b = (self.player, i), (p, j)
-                if (order[a[0]], a[1]) > (order[b[0]], b[1]):
-                    a, b = b, a
-                best = (key, {"type": "power_swap", "first": self._spot(*a), "second": self._spot(*b)})
+        random = self.rng.random
+        for i, mv in mine:  # every (mine, theirs) pair in order, as itertools.product would
+            seen = i in known
+            # The gain of a swap: my card's value less theirs, less 1 for giving away an unseen card
+            # (a gamble) and 1 for taking an unseen one; two unknowns gain nothing. Worth it from 2.
+            mine_value = mv if seen else mv - 1
+            for p, j, tv, _ in (theirs if seen else seen_theirs):
+                gain = mine_value - tv
+                if gain < 2:
+                    continue
+                # Among equal gains, burden the adversary with the fewest cards (the likeliest to go
+                # low), then pick at random: never by seat order, which would pick on one seat.
+                key = (gain, -counts[p], random())
+                if best is None or key > best[0]:
+                    a, b = (self.player, i), (p, j)
+                    if (order[a[0]], a[1]) > (order[b[0]], b[1]):
+                        a, b = b, a
+                    best = (key, {"type": "power_swap", "first": self._spot(*a), "second": self._spot(*b)})
         return None if best is None else best[1]
+
+
+def _first(legal: Sequence[Action], kind: str) -> Action:
+    """The first action of type *kind* in *legal* (the caller knows there is one)."""
+    for action in legal:
+        if action["type"] == kind:
+            return action
+    raise LookupError(f"no {kind!r} action")  # pragma: no cover - callers checked
 
 
 class ForgetfulBot(PerfectBot):

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from bot.engine.cards import Card, shuffled, standard_deck
 from bot.engine.core import Action, Engine, Event, IllegalAction, Result, TimedRule
@@ -54,8 +54,42 @@ POWERS: dict[int, int] = {11: 1, 12: 1, 13: 2}
 _CARDS: dict[str, Card] = {c.id: c for c in standard_deck(jokers=2)}
 
 
+_JSON: dict[str, dict[str, Any]] = {card_id: c.to_json() for card_id, c in _CARDS.items()}
+"""Card id to ``Card.to_json()``, made once; views and events hand out copies (``dict(_JSON[id])``)."""
+
+_RANKS: dict[str, int] = {card_id: c.rank for card_id, c in _CARDS.items()}
+"""Card id to rank (Joker 0)."""
+
+_RANK_NAMES: dict[int, str] = {0: "Joker", 1: "A", 11: "J", 12: "Q", 13: "K", **{r: str(r) for r in range(2, 11)}}
+"""Rank to the name views and events use (``_rank_name``)."""
+
+_NAMES: dict[str, str] = {card_id: _RANK_NAMES[c.rank] for card_id, c in _CARDS.items()}
+"""Card id to its rank name."""
+
+_DECKS: dict[int, list[str]] = {n: [c.id for c in standard_deck(jokers=n)] for n in (0, 2)}
+"""Jokers (0 or 2) to the card ids of :func:`~bot.engine.cards.standard_deck` in its order."""
+
+_POWER_MEMO_SIZE = 8
+"""How many sets of occupied positions :meth:`DutchEngine._power_actions` keeps actions for, at most."""
+
+_POWER_MEMO_ACTIONS = 4096
+"""How many actions :meth:`DutchEngine._power_actions` keeps in all, at most (a table's engine
+lives long; four hands of five cards give 210 looks and swaps)."""
+
+_VALUE_TABLES: dict[int, dict[str, int]] = {}
+"""Red King value to (card id to points), filled on first use (:func:`_values`)."""
+
+
 def _card(card_id: str) -> Card:
     return _CARDS[card_id]
+
+
+def _values(red_kings: int) -> dict[str, int]:
+    """Card id to :func:`card_value` with red Kings worth *red_kings*, computed once per value."""
+    table = _VALUE_TABLES.get(red_kings)
+    if table is None:
+        table = _VALUE_TABLES[red_kings] = {card_id: card_value(c, red_kings) for card_id, c in _CARDS.items()}
+    return table
 
 
 def card_value(card: Card, red_kings: int = 10) -> int:
@@ -151,6 +185,16 @@ class DutchEngine(Engine):
     * ``dutch``, ``final_turns``, ``ending``: the Dutch call and the last turns still owed (§9);
     * ``seen``: card id -> a bit mask (bit = seat index) of the players who have seen that card's
       face this round (knowledge is state; :meth:`has_seen` reads it).
+
+    Every seat is asked for its legal actions and view after every move, so the engine keeps
+    memos of derived data (``_MEMOS``): the seat-independent part of the view, built once per
+    state, a power's looks and swaps per set of occupied positions and the aggressive jump-ins. A memo is always checked
+    against the state itself, never a move counter, so a state changed from outside (a test
+    staging a position) is never shown stale; memos are left out of :meth:`snapshot`, pickles and
+    deep copies. Each :meth:`view` is a fresh dict and each :meth:`legal_actions` a fresh list,
+    but the lists and dicts nested in them may be shared with other calls (the views of one state
+    share theirs, as every view already shared ``last_round`` with the state): read them, never
+    change them. :meth:`~bot.engine.core.Engine.apply` works on its own copy of an action.
     """
 
     kind = "dutch"
@@ -160,6 +204,29 @@ class DutchEngine(Engine):
     Options = DutchOptions
     max_actions = 30_000
     conformance_options = {"target": 30}
+
+    # Memos of derived data (not state): left out of snapshots and pickles, rebuilt on demand and
+    # always checked against the state they were made from.
+    _MEMOS: ClassVar[tuple[str, ...]] = ("_view_memo", "_discard_memo", "_power_memo", "_jump_memo")
+    _view_memo: tuple[tuple[Any, ...], dict[str, Any]] | None = None
+    _discard_memo: tuple[list[str], list[dict[str, Any]]] | None = None
+    _power_memo: dict[tuple[tuple[str, int], ...], tuple[list[Action], list[Action]]] | None = None
+    _jump_memo: tuple[int, dict[str, list[str | None]], list[Action]] | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        for name in self._MEMOS:
+            state.pop(name, None)
+        return state
+
+    def snapshot(self) -> Any:
+        """The state as :meth:`Engine.snapshot` gives it, without the memos (derived data, not state)."""
+        memos = {name: self.__dict__.pop(name) for name in self._MEMOS if name in self.__dict__}
+        try:
+            state = super().snapshot()  # deep-copies the state only, not the memos
+        finally:
+            self.__dict__.update(memos)
+        return state
 
     # ------------------------------------------------------------------ setup and rounds
 
@@ -182,7 +249,7 @@ class DutchEngine(Engine):
         """Deal a round: shuffle, deal ``hand_size`` face down each; the opening look follows (§4)."""
         self.round += 1
         jokers = 2 if (self.options.jokers or self.options.variant == "aggressive") else 0
-        deck = [c.id for c in shuffled(standard_deck(jokers=jokers), self.rng)]
+        deck = shuffled(_DECKS[jokers], self.rng)  # the same order as shuffling the Cards themselves
         n = self.options.hand_size
         self.hands: dict[str, list[str | None]] = {}
         for p in self.players:
@@ -221,8 +288,11 @@ class DutchEngine(Engine):
 
     def _see(self, card_id: str, players: Any) -> None:
         mask = self.seen.get(card_id, 0)
-        for p in players:
-            mask |= 1 << self.players.index(p)
+        if players is self.players:
+            mask |= (1 << len(players)) - 1  # everyone
+        else:
+            for p in players:
+                mask |= 1 << self.players.index(p)
         self.seen[card_id] = mask
 
     def has_seen(self, player: str, card_id: str) -> bool:
@@ -244,18 +314,20 @@ class DutchEngine(Engine):
         return [i for i, c in enumerate(self.hands[player]) if c is not None]
 
     def _all_positions(self) -> list[tuple[str, int]]:
-        return [(p, i) for p in self.players for i in self._cards_of(p)]
+        hands = self.hands
+        return [(p, i) for p in self.players for i, c in enumerate(hands[p]) if c is not None]
 
     def _due_to_end(self) -> bool:
         return self.phase == "play" and self.step == "draw" and self.power is None and (
             self.ending or not self.deck)
 
     def _value(self, card_id: str) -> int:
-        return card_value(_card(card_id), self.options.red_kings)
+        return _values(self.options.red_kings)[card_id]
 
     def hand_value(self, player: str) -> int:
         """The points of *player*'s hand now (``docs/rules/dutch.md`` §3); engine-side, not a view."""
-        return sum(self._value(c) for c in self.hands[player] if c is not None)
+        values = _values(self.options.red_kings)
+        return sum(values[c] for c in self.hands[player] if c is not None)
 
     def waiting_for(self) -> list[str]:
         """The players the game is waiting on (the ones a table's turn timer should watch).
@@ -276,60 +348,99 @@ class DutchEngine(Engine):
     # ------------------------------------------------------------------ legal actions
 
     def _legal_actions(self, player: str) -> list[Action]:
-        if self.phase == "look":
-            if self.looked[player]:
-                return []
-            own = self._cards_of(player)
-            return [{"type": "look", "positions": [i, j]} for i, j in itertools.combinations(own, 2)]
-        if self.phase == "round_over":
-            return [{"type": "next_round"}]
-        if self.phase != "play":
+        # Hot (the simulator and the table ask every seat after every move), so the conditions are
+        # written out: a round due to end (_due_to_end), the jump-in window open (_window_open), the
+        # jump-ins (own cards; aggressive: anyone's) and the Dutch call (passive, none made yet).
+        phase = self.phase
+        if phase != "play":
+            if phase == "look":
+                if self.looked[player]:
+                    return []
+                own = self._cards_of(player)
+                return [{"type": "look", "positions": [i, j]} for i, j in itertools.combinations(own, 2)]
+            if phase == "round_over":
+                return [{"type": "next_round"}]
             return []
-        out: list[Action] = []
-        if self.power is not None:
-            if player == self.power["player"]:
-                out.extend(self._power_actions())
-        elif player == self.current:
-            if self.step == "draw":
-                out.append({"type": "reveal"} if self._due_to_end() else {"type": "draw"})
-            elif self.step == "decide":
+        variant = self.options.variant
+        power = self.power
+        if power is not None:
+            # No jump-in while a power is used, and a round is never due to end then.
+            out = self._power_actions() if player == power["player"] else []
+            if variant == "passive" and self.dutch is None:
+                out.append({"type": "dutch"})
+            return out
+        step = self.step
+        due = step == "draw" and (self.ending or not self.deck)
+        out = []
+        if player == self.players[self.turn]:
+            if step == "draw":
+                out.append({"type": "reveal"} if due else {"type": "draw"})
+            elif step == "decide":
                 out.append({"type": "discard"})
-                out.extend({"type": "swap", "position": i} for i in self._cards_of(player))
-                if self.options.variant == "aggressive" and not self._cards_of(player):
+                out += [{"type": "swap", "position": i} for i, c in enumerate(self.hands[player]) if c is not None]
+                if variant == "aggressive" and len(out) == 1:
                     out.append({"type": "keep"})
-        out.extend(self._jump_in_actions(player))
-        if self._may_call_dutch():
+        window = self.window
+        if step == "draw" and window is not None:
+            n = window["number"]
+            if variant == "aggressive":
+                out += self._jump_ins(n)  # with anyone's cards: the same for every player
+            else:
+                out += [{"type": "jump_in", "player": player, "position": i, "discard": n}
+                        for i, c in enumerate(self.hands[player]) if c is not None]
+        if variant == "passive" and self.dutch is None and not due:
             out.append({"type": "dutch"})
         return out
 
     def _power_actions(self) -> list[Action]:
+        """A power's looks, swaps and skip, in a fresh list.
+
+        A K's swaps over every pair of cards run to hundreds of actions, and the same positions
+        come back power after power: the looks and swaps are kept per set of occupied positions
+        (:attr:`_power_memo`: a few sets, a few thousand actions in all) and shared by the lists made
+        for it (actions, like views, are read-only: :meth:`Engine.apply` works on its own copy).
+        """
         rank = self._pending_power()["rank"]
-        spots = self._all_positions()
+        spots = tuple(self._all_positions())
+        memo = self._power_memo
+        if memo is None:
+            memo = self._power_memo = {}
+        made = memo.get(spots)
+        if made is None:
+            named = [{"player": q, "position": i} for q, i in spots]  # shared by the swaps naming them
+            made = ([{"type": "power_look", "player": q, "position": i} for q, i in spots],
+                    [{"type": "power_swap", "first": a, "second": b} for a, b in itertools.combinations(named, 2)])
+            size = len(made[0]) + len(made[1])
+            if size <= _POWER_MEMO_ACTIONS:  # huge hands (random play) are not worth the memory
+                while memo and (len(memo) >= _POWER_MEMO_SIZE or size + sum(
+                        len(looks) + len(swaps) for looks, swaps in memo.values()) > _POWER_MEMO_ACTIONS):
+                    del memo[next(iter(memo))]  # the oldest
+                memo[spots] = made
+        looks, swaps = made
         out: list[Action] = []
         if rank in (11, 13):
-            out.extend({"type": "power_look", "player": q, "position": i} for q, i in spots)
+            out += looks
         if rank in (12, 13):
-            out.extend({"type": "power_swap", "first": {"player": a[0], "position": a[1]},
-                        "second": {"player": b[0], "position": b[1]}}
-                       for a, b in itertools.combinations(spots, 2))
+            out += swaps
         out.append({"type": "skip_power"})
         return out
 
+    def _jump_ins(self, number: int) -> list[Action]:
+        """Every jump-in on discard *number* with anyone's card (aggressive), in seat then position order.
+
+        Kept for the state's hands (:attr:`_jump_memo`) and shared by every player's list.
+        """
+        memo = self._jump_memo
+        hands = self.hands
+        if memo is not None and memo[0] == number and memo[1] == hands:
+            return memo[2]
+        made: list[Action] = [{"type": "jump_in", "player": q, "position": i, "discard": number}
+                              for q in self.players for i, c in enumerate(hands[q]) if c is not None]
+        self._jump_memo = (number, {p: list(h) for p, h in hands.items()}, made)
+        return made
+
     def _window_open(self) -> bool:
         return self.phase == "play" and self.step == "draw" and self.power is None and self.window is not None
-
-    def _jump_in_actions(self, player: str) -> list[Action]:
-        if not self._window_open():
-            return []
-        owners = self.players if self.options.variant == "aggressive" else (player,)
-        assert self.window is not None  # _window_open()
-        n = self.window["number"]
-        return [{"type": "jump_in", "player": q, "position": i, "discard": n}
-                for q in owners for i in self._cards_of(q)]
-
-    def _may_call_dutch(self) -> bool:
-        return (self.options.variant == "passive" and self.phase == "play" and self.dutch is None
-                and not self._due_to_end())
 
     def timeout_action(self, player: str) -> Action | None:
         """What the table does for *player* when their timer runs out (``docs/rules/dutch.md`` §4, §5).
@@ -369,20 +480,31 @@ class DutchEngine(Engine):
 
     # ------------------------------------------------------------------ apply
 
+    _HANDLERS: ClassVar[dict[str, str]] = {
+        "look": "_do_look", "draw": "_do_draw", "discard": "_do_discard", "swap": "_do_swap",
+        "keep": "_do_keep", "power_look": "_do_power_look", "power_swap": "_do_power_swap",
+        "skip_power": "_do_skip_power", "jump_in": "_do_jump_in", "dutch": "_do_dutch",
+        "reveal": "_do_reveal", "next_round": "_do_next_round",
+    }
+    """Action type to the name of the method that applies it."""
+
     def _apply(self, player: str, action: Action) -> list[Event]:
         kind = action["type"]
-        handler = {
-            "look": self._do_look, "draw": self._do_draw, "discard": self._do_discard, "swap": self._do_swap,
-            "keep": self._do_keep, "power_look": self._do_power_look, "power_swap": self._do_power_swap,
-            "skip_power": self._do_skip_power, "jump_in": self._do_jump_in, "dutch": self._do_dutch,
-            "reveal": self._do_reveal, "next_round": self._do_next_round,
-        }.get(kind)
-        if handler is None:
+        name = self._HANDLERS.get(kind)
+        if name is None:
             raise IllegalAction(f"there is no move called {kind!r} in Dutch")
-        return handler(player, action)
+        handler: Any = getattr(self, name)
+        events: list[Event] = handler(player, action)
+        return events
 
     @staticmethod
     def _shape(action: Action, *keys: str) -> None:
+        if len(action) == len(keys) + 1:  # the common case; "type" is always there (Engine.apply checked it)
+            for k in keys:
+                if k not in action:
+                    break
+            else:
+                return
         extra = sorted(set(action) - {"type", *keys})
         missing = sorted({*keys} - set(action))
         if extra or missing:
@@ -442,7 +564,7 @@ class DutchEngine(Engine):
             card = self._card_at(player, pos)
             self._see(card, [player])
             events.append(Event("saw", {"player": player, "owner": player, "position": pos, "why": "opening",
-                                        "card": _card(card).to_json()}, (player,)))
+                                        "card": dict(_JSON[card])}, (player,)))
         if all(self.looked.values()):
             self.phase = "play"
             events.append(Event("turn", {"player": self.current, "round": self.round}))
@@ -459,16 +581,16 @@ class DutchEngine(Engine):
         self.drawn = card
         self.step = "decide"
         self.window = None
-        self._see(card, [player])
+        self.seen[card] = self.seen.get(card, 0) | 1 << self.players.index(player)  # _see(card, [player])
         return [Event("drew", {"player": player, "deck": len(self.deck)}),
-                Event("drew_card", {"player": player, "card": _card(card).to_json()}, (player,))]
+                Event("drew_card", {"player": player, "card": dict(_JSON[card])}, (player,))]
 
     def _do_discard(self, player: str, action: Action) -> list[Event]:
         self._shape(action)
         self._need_turn(player, "decide", "discard")
         card = self._held()
         self.drawn = None
-        events = [Event("discarded", {"player": player, "card": _card(card).to_json(), "from": "drawn"})]
+        events = [Event("discarded", {"player": player, "card": dict(_JSON[card]), "from": "drawn"})]
         return events + self._after_discard(player, card, drawn=True)
 
     def _do_swap(self, player: str, action: Action) -> list[Event]:
@@ -478,7 +600,7 @@ class DutchEngine(Engine):
         old = self._card_at(player, pos)
         self.hands[player][pos] = self.drawn
         self.drawn = None
-        events = [Event("swapped", {"player": player, "position": pos, "card": _card(old).to_json()})]
+        events = [Event("swapped", {"player": player, "position": pos, "card": dict(_JSON[old])})]
         return events + self._after_discard(player, old, drawn=False)
 
     def _do_keep(self, player: str, action: Action) -> list[Event]:
@@ -499,20 +621,15 @@ class DutchEngine(Engine):
         self.discard.append(card_id)
         self._see(card_id, self.players)
         self.discards += 1
-        card = _card(card_id)
-        self.window = {"number": self.discards, "rank": card.rank, "name": _rank_name(card), "taken": False}
-        events = [Event("jump_in_window", {"discard": self.discards, "rank": _rank_name(card)})]
-        if self._gives_power(card, drawn=drawn):
-            self.power = {"player": player, "rank": card.rank, "left": POWERS[card.rank], "after": "advance"}
-            events.append(Event("power", {"player": player, "rank": _rank_name(card), "actions": POWERS[card.rank]}))
+        rank, name = _RANKS[card_id], _NAMES[card_id]
+        self.window = {"number": self.discards, "rank": rank, "name": name, "taken": False}
+        events = [Event("jump_in_window", {"discard": self.discards, "rank": name})]
+        # Aggressive: a J/Q/K drawn and discarded at once gives its power. Passive: any discarded J/Q/K (§6).
+        if rank in POWERS and (drawn or self.options.variant != "aggressive"):
+            self.power = {"player": player, "rank": rank, "left": POWERS[rank], "after": "advance"}
+            events.append(Event("power", {"player": player, "rank": name, "actions": POWERS[rank]}))
             return events
         return events + self._end_turn()
-
-    def _gives_power(self, card: Card, *, drawn: bool) -> bool:
-        """Aggressive: a J/Q/K drawn and discarded at once. Passive: any discarded J/Q/K (§6)."""
-        if card.rank not in POWERS:
-            return False
-        return drawn if self.options.variant == "aggressive" else True
 
     def _end_turn(self) -> list[Event]:
         """Pass the turn on (§5), counting down the last turns after a Dutch call (§9)."""
@@ -524,9 +641,10 @@ class DutchEngine(Engine):
         else:
             self.ending = True
             self.turn = (self.turn + 1) % len(self.players)
+        current = self.players[self.turn]
         if self._due_to_end():
-            return [Event("round_due", {"player": self.current, "why": "dutch" if self.ending else "deck"})]
-        return [Event("turn", {"player": self.current, "round": self.round})]
+            return [Event("round_due", {"player": current, "why": "dutch" if self.ending else "deck"})]
+        return [Event("turn", {"player": current, "round": self.round})]
 
     # -- powers (§6)
 
@@ -559,7 +677,7 @@ class DutchEngine(Engine):
         self._see(card, [player])
         events = [Event("power_look", {"player": player, "owner": q, "position": i}),
                   Event("saw", {"player": player, "owner": q, "position": i, "why": "power",
-                                "card": _card(card).to_json()}, (player,))]
+                                "card": dict(_JSON[card])}, (player,))]
         return events + self._power_used()
 
     def _do_power_swap(self, player: str, action: Action) -> list[Event]:
@@ -722,7 +840,7 @@ class DutchEngine(Engine):
         scores = {p: values[p] + modifiers[p] for p in self.players}
         for p in self.players:
             self.seen_all(p)
-        hands = {p: [None if c is None else _card(c).to_json() for c in self.hands[p]] for p in self.players}
+        hands = {p: [None if c is None else dict(_JSON[c]) for c in self.hands[p]] for p in self.players}
         detail = {"round": self.round, "hands": hands, "values": values, "caller": caller, "outcome": outcome,
                   "modifiers": modifiers, "scores": scores, "why": "dutch" if self.ending else "deck",
                   "lowest": [p for p in self.players if values[p] == low]}
@@ -749,10 +867,12 @@ class DutchEngine(Engine):
 
     def seen_all(self, player: str) -> None:
         """Record that *player* has seen every card in the hands (the hands are turned over, §8)."""
+        bit = 1 << self.players.index(player)
+        seen = self.seen
         for hand in self.hands.values():
             for c in hand:
                 if c is not None:
-                    self._see(c, [player])
+                    seen[c] = seen.get(c, 0) | bit
 
     def _do_next_round(self, player: str, action: Action) -> list[Event]:
         self._shape(action)
@@ -765,53 +885,126 @@ class DutchEngine(Engine):
     # ------------------------------------------------------------------ view, end, result
 
     def _view(self, player: str | None) -> dict[str, Any]:
-        revealed = self.phase in ("round_over", "over")
-        hands = []
-        for p in self.players:
-            if revealed:
-                slots: list[Any] = [None if c is None else _card(c).to_json() for c in self.hands[p]]
-            else:
-                slots = [None if c is None else "back" for c in self.hands[p]]
-            hands.append({"player": p, "slots": slots, "cards": len(self._cards_of(p))})
-        drawn: Any = None
-        if self.drawn is not None:
-            drawn = {"player": self.current}
-            if player == self.current:
-                drawn["card"] = _card(self.drawn).to_json()
-        window = None
-        if self.window is not None:
-            window = {"discard": self.window["number"], "rank": self.window["name"],
-                      "taken": self.window["taken"], "open": self._window_open()}
-        o = self.options
-        return {
+        # Every seat is asked after every move: the seat-independent part is built once per state
+        # (_public_view) and each view is a fresh top-level copy of it with its own "me" and, for
+        # the player in turn, the face of the drawn card.
+        public = self._public_view()
+        view = public.copy()
+        view["me"] = player
+        drawn = public["drawn"]
+        if drawn is not None and player == drawn["player"]:
+            view["drawn"] = {"player": player, "card": dict(_JSON[self._held()])}
+        return view
+
+    def _public_view(self) -> dict[str, Any]:
+        """The view as a spectator sees it, made once per state and shared by the views of that state.
+
+        :attr:`_view_memo` holds the last one with a copy of everything it was made from; it is
+        checked against the state itself (not a move counter), so a state changed from outside (a
+        test staging a position) is never shown stale. A new one reuses the parts of the last one
+        whose state did not change (the nested lists and dicts of views are read-only).
+        """
+        key = (self.step, self.turn, self.phase, self.window, self.drawn is None, self.power, len(self.deck),
+               self.dutch, self.final_turns, self.ending, self.round, self.hands, self.looked, self.totals,
+               self.round_scores, self.discard, self.players, self.options, self.last_round)
+        memo = self._view_memo
+        old: tuple[Any, ...] | None = None
+        last: dict[str, Any] = {}
+        if memo is not None:
+            old, last = memo
+            if old == key and old[18] is key[18]:
+                return last
+        (step, turn, phase, window, _, power, deck, dutch, final_turns, ending, round_, hands, looked, totals,
+         round_scores, _, players, options, last_round) = key
+        playing = phase == "play"
+        revealed = phase == "round_over" or phase == "over"
+        if (old is not None and old[11] == hands and old[16] == players
+                and (old[2] == "round_over" or old[2] == "over") == revealed):
+            hands_json, hands = last["hands"], old[11]
+        else:
+            hands_json = []
+            for p in players:
+                h = hands[p]
+                empty = h.count(None)
+                if revealed:
+                    slots: list[Any] = [None if c is None else dict(_JSON[c]) for c in h]
+                elif empty:
+                    slots = [None if c is None else "back" for c in h]
+                else:
+                    slots = ["back"] * len(h)
+                hands_json.append({"player": p, "slots": slots, "cards": len(h) - empty})
+            hands = {p: list(h) for p, h in hands.items()}
+        if old is not None and old[12] == looked:
+            looked_json, looked = last["looked"], old[12]
+        else:
+            looked_json, looked = dict(looked), dict(looked)
+        if old is not None and old[13] == totals and old[14] == round_scores:
+            totals_json, round_scores_json, totals, round_scores = (last["totals"], last["round_scores"],
+                                                                    old[13], old[14])
+        else:
+            totals_json, round_scores_json = dict(totals), [dict(r) for r in round_scores]
+            totals, round_scores = dict(totals), [dict(r) for r in round_scores]
+        if old is not None and old[16] == players and old[17] is options:
+            players_json, options_json = last["players"], last["options"]
+        else:
+            o = options
+            players_json = list(players)
+            options_json = {"jokers": o.jokers or o.variant == "aggressive", "hand_size": o.hand_size,
+                            "red_kings": o.red_kings, "peek_seconds": o.peek_seconds,
+                            "jump_in_grace_seconds": o.jump_in_grace_seconds, "target": o.target,
+                            "undercut_penalty": o.undercut_penalty, "forgiving_scores": o.forgiving_scores}
+        current = players[turn]
+        window_json: Any = None
+        if window is not None:
+            window_json = {"discard": window["number"], "rank": window["name"], "taken": window["taken"],
+                           "open": playing and step == "draw" and power is None}
+        public: dict[str, Any] = {
             "kind": self.kind,
-            "me": player,
-            "players": list(self.players),
-            "variant": o.variant,
-            "options": {"jokers": o.jokers or o.variant == "aggressive", "hand_size": o.hand_size,
-                        "red_kings": o.red_kings, "peek_seconds": o.peek_seconds,
-                        "jump_in_grace_seconds": o.jump_in_grace_seconds, "target": o.target,
-                        "undercut_penalty": o.undercut_penalty, "forgiving_scores": o.forgiving_scores},
-            "round": self.round,
-            "phase": self.phase,
-            "step": self.step if self.phase == "play" else None,
-            "turn": self.current if self.phase == "play" else None,
-            "looked": dict(self.looked),
-            "hands": hands,
-            "deck": len(self.deck),
-            "discard": [_card(c).to_json() for c in self.discard],
-            "drawn": drawn,
-            "power": None if self.power is None else {
-                "player": self.power["player"], "rank": _rank_name(Card(self.power["rank"], "S")),
-                "actions_left": self.power["left"]},
-            "jump_in": window,
-            "dutch": self.dutch,
-            "last_turns": None if self.final_turns is None else list(self.final_turns),
-            "due_to_end": self._due_to_end(),
-            "totals": dict(self.totals),
-            "round_scores": [dict(s) for s in self.round_scores],
-            "last_round": self.last_round if revealed else None,
+            "me": None,
+            "players": players_json,
+            "variant": options.variant,
+            "options": options_json,
+            "round": round_,
+            "phase": phase,
+            "step": step if playing else None,
+            "turn": current if playing else None,
+            "looked": looked_json,
+            "hands": hands_json,
+            "deck": deck,
+            "discard": self._discard_json(),
+            "drawn": None if self.drawn is None else {"player": current},
+            "power": None if power is None else {
+                "player": power["player"], "rank": _RANK_NAMES[power["rank"]], "actions_left": power["left"]},
+            "jump_in": window_json,
+            "dutch": dutch,
+            "last_turns": None if final_turns is None else list(final_turns),
+            "due_to_end": playing and step == "draw" and power is None and (ending or not deck),
+            "totals": totals_json,
+            "round_scores": round_scores_json,
+            "last_round": last_round if revealed else None,
         }
+        self._view_memo = ((step, turn, phase, None if window is None else dict(window), key[4],
+                            None if power is None else dict(power), deck, dutch,
+                            None if final_turns is None else list(final_turns), ending, round_, hands, looked,
+                            totals, round_scores, self._discard_memo[0] if self._discard_memo else list(self.discard),
+                            players, options, last_round), public)
+        return public
+
+    def _discard_json(self) -> list[dict[str, Any]]:
+        """The discard pile as card JSON, for views; grown from the last one when cards were added on top."""
+        discard = self.discard
+        memo = self._discard_memo
+        if memo is not None:
+            ids, cards = memo
+            n = len(ids)
+            if len(discard) >= n and discard[:n] == ids:
+                if len(discard) > n:
+                    cards = cards + [dict(_JSON[c]) for c in discard[n:]]
+                    self._discard_memo = (list(discard), cards)
+                return cards
+        cards = [dict(_JSON[c]) for c in discard]
+        self._discard_memo = (list(discard), cards)
+        return cards
 
     def _is_over(self) -> bool:
         return self.phase == "over"

@@ -22,19 +22,41 @@ def figures(engine: Any, events: Sequence[Event]) -> dict[str, int | float]:
         ``jump_ins_wrong``; ``powers`` (J/Q/K powers granted) and ``power_actions`` (looks and
         swaps made with them); ``winning_score`` (the winner's total, or hand in the aggressive set).
     """
-    rounds = [e for e in events if e.type == "round_over"]
-    hands = [v for e in rounds for v in e.data["values"].values()]
+    rounds = hands = hand_total = dutch_calls = undercuts = outright = deck_endings = 0
+    right = wrong = powers = power_actions = 0
+    for e in events:  # one pass (a game has thousands of events)
+        kind = e.type
+        if kind == "round_over":
+            d = e.data
+            rounds += 1
+            values = d["values"].values()
+            hands += len(values)
+            hand_total += sum(values)
+            undercuts += d["outcome"] in ("tied", "undercut")
+            outright += d["outcome"] == "outright"
+            deck_endings += d["why"] == "deck"
+        elif kind == "jump_in":
+            if e.data["right"]:
+                right += 1
+            else:
+                wrong += 1
+        elif kind == "dutch":
+            dutch_calls += 1
+        elif kind == "power":
+            powers += 1
+        elif kind == "power_look" or kind == "power_swap":
+            power_actions += 1
     result = engine.result()
     return {
-        "rounds": len(rounds),
-        "avg_final_hand": round(sum(hands) / len(hands), 3) if hands else 0.0,
-        "dutch_calls": sum(e.type == "dutch" for e in events),
-        "undercuts": sum(e.data["outcome"] in ("tied", "undercut") for e in rounds),
-        "outright_calls": sum(e.data["outcome"] == "outright" for e in rounds),
-        "deck_endings": sum(e.data["why"] == "deck" for e in rounds),
-        "jump_ins_right": sum(e.type == "jump_in" and e.data["right"] for e in events),
-        "jump_ins_wrong": sum(e.type == "jump_in" and not e.data["right"] for e in events),
-        "powers": sum(e.type == "power" for e in events),
-        "power_actions": sum(e.type in ("power_look", "power_swap") for e in events),
+        "rounds": rounds,
+        "avg_final_hand": round(hand_total / hands, 3) if hands else 0.0,
+        "dutch_calls": dutch_calls,
+        "undercuts": undercuts,
+        "outright_calls": outright,
+        "deck_endings": deck_endings,
+        "jump_ins_right": right,
+        "jump_ins_wrong": wrong,
+        "powers": powers,
+        "power_actions": power_actions,
         "winning_score": min(result.scores.values()) if result is not None else 0,
     }
