@@ -11,6 +11,7 @@ its class; the first entry is that game's default bot.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from random import Random
 from typing import Any, ClassVar
@@ -50,8 +51,6 @@ class Pacing:
 
     def draw(self, rng: Random) -> int:
         """One reaction time in whole milliseconds, drawn from *rng*."""
-        import math
-
         value = self.median_ms * math.exp(rng.gauss(0.0, self.spread)) if self.spread else self.median_ms
         return int(min(self.maximum_ms, max(self.minimum_ms, value)))
 

@@ -23,6 +23,9 @@ from bot.games.dutch_blitz.engine import DutchBlitz
 __all__ = ["DutchBlitzBot", "GreedyBot", "EasyBot", "RandomBot", "BOTS"]
 
 _SOURCE_RANK = {"blitz": 0, "wood": 2}
+_FLIP: Action = {"type": "flip"}
+_END: Action = {"type": "end_hand"}
+_SHIFT: Action = {"type": "shift"}
 
 
 def _source_rank(source: str) -> int:
@@ -64,11 +67,10 @@ class DutchBlitzBot(Bot):
 
     def _stuck_moves(self, legal: Sequence[Action]) -> Action | None:
         """Shift once, then end the hand, when this bot has been stuck long enough (§7, §8)."""
-        end = {"type": "end_hand"}
-        if end in legal and (self.turnovers_since_dutch >= self.stuck_turnovers
-                             or all(a == end for a in legal)):
-            return end
-        if self.turnovers_since_dutch >= 1 and not self.shifted_since_dutch and {"type": "shift"} in legal:
+        if _END in legal and (self.turnovers_since_dutch >= self.stuck_turnovers
+                              or all(a == _END for a in legal)):
+            return {"type": "end_hand"}
+        if self.turnovers_since_dutch >= 1 and not self.shifted_since_dutch and _SHIFT in legal:
             self.shifted_since_dutch = True
             return {"type": "shift"}
         return None
@@ -99,34 +101,51 @@ class GreedyBot(DutchBlitzBot):
             return self._between_hands(legal)
         me = view["seats"][view["me"]]
         posts = me["posts"]
-        dutch = [a for a in legal if a["type"] == "dutch"]
-        if dutch:
-            # A single-card Post pile played out is refilled from the Blitz pile: prefer it.
-            return min(dutch, key=lambda a: (_source_rank(a["from"]),
-                                              a["from"].startswith("post:") and len(posts[int(a["from"][5:])]) > 1))
-        builds = [a for a in legal if a["type"] == "post"]
-        for action in builds:
-            if action["from"] == "blitz":
-                return action
+        # One pass over the legal actions (a bot chooses after nearly every move), keeping the first
+        # action of each kind in the order above; the Dutch-pile play is the first with the least
+        # (source rank, "from a Post pile of more than one card") -- what min() picks.
+        best: Action | None = None
+        best_key: tuple[int, bool] = (0, False)
+        from_blitz = stack = from_single = from_wood = None
         for action in legal:
-            if action["type"] == "stack":
-                return action
-        for action in builds:
-            if action["from"].startswith("post:") and len(posts[int(action["from"][5:])]) == 1:
-                return action
+            kind = action["type"]
+            if kind == "dutch":
+                source = action["from"]
+                # A single-card Post pile played out is refilled from the Blitz pile: prefer it.
+                key = (_source_rank(source), source.startswith("post:") and len(posts[int(source[5:])]) > 1)
+                if best is None or key < best_key:
+                    best, best_key = action, key
+            elif kind == "post":
+                source = action["from"]
+                if source == "blitz":
+                    if from_blitz is None:
+                        from_blitz = action
+                elif source == "wood":
+                    if from_wood is None:
+                        from_wood = action
+                elif from_single is None and source.startswith("post:") and len(posts[int(source[5:])]) == 1:
+                    from_single = action
+            elif kind == "stack" and stack is None:
+                stack = action
+        if best is not None:
+            return best
+        if from_blitz is not None:
+            return from_blitz
+        if stack is not None:
+            return stack
+        if from_single is not None:
+            return from_single
         blitz_top = me["blitz_top"]
         wood_top = me["wood_top"]
-        if blitz_top and wood_top:
-            for action in builds:
-                if (action["from"] == "wood" and blitz_top["value"] == wood_top["value"] - 1
-                        and _is_boy(blitz_top) != _is_boy(wood_top)):
-                    return action
+        if (blitz_top and wood_top and from_wood is not None and blitz_top["value"] == wood_top["value"] - 1
+                and _is_boy(blitz_top) != _is_boy(wood_top)):
+            return from_wood
         stuck = self._stuck_moves(legal)
         if stuck is not None:
             return stuck
-        if {"type": "flip"} in legal:
+        if _FLIP in legal:
             return {"type": "flip"}
-        return {"type": "end_hand"} if {"type": "end_hand"} in legal else None
+        return {"type": "end_hand"} if _END in legal else None
 
 
 class EasyBot(DutchBlitzBot):

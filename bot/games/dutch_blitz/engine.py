@@ -12,7 +12,8 @@ See the package docstring (:mod:`bot.games.dutch_blitz`) for the action shapes.
 
 from __future__ import annotations
 
-from typing import Any
+from operator import attrgetter
+from typing import Any, ClassVar
 
 from bot.engine.cards import BlitzCard, blitz_deck, shuffled
 from bot.engine.core import SIMULTANEOUS, Action, Engine, Event, IllegalAction, Result, TimedRule
@@ -122,15 +123,245 @@ class _ActionLog(list[tuple[str, Action]]):
         return _ActionLog(self)
 
 
-_CARD_JSON: dict[BlitzCard, dict[str, Any]] = {}
+_DECKS: dict[int, tuple[BlitzCard, ...]] = {}
+"""Seat index to its deck in :func:`~bot.engine.cards.blitz_deck` order, made once per process.
+
+Cards are immutable, so every deal shuffles a copy of the same card objects: the same order as
+shuffling a new deck, without building 40 cards per seat and hand."""
+
+_JSON_BY_ID: dict[int, tuple[BlitzCard, dict[str, Any]]] = {}
+"""``id(card)`` to ``(card, card.to_json())`` for the cards of :data:`_DECKS` (kept alive there, so
+an id is never reused by another card)."""
+
+_JSON_BY_KEY: dict[tuple[int, str, int], dict[str, Any]] = {}
+"""``(owner, colour, value)`` to ``to_json()`` for any other card (built by a test, unpickled)."""
+
+_BOYS = frozenset({"red", "blue"})
+"""The boy colours (``BlitzCard.is_boy``; ``docs/rules/dutch-blitz.md`` §1)."""
+
+_POST_NAMES = tuple(f"post:{i}" for i in range(16))
+"""``"post:<i>"`` for the Post pile indexes a seat can have (5 at most; a few spare)."""
+
+_POST_INDEX = {name: i for i, name in enumerate(_POST_NAMES)}
+"""``"post:<i>"`` to ``i``: the fast path of :meth:`DutchBlitz._post_index`."""
+
+_PARTS = attrgetter("blitz", "posts", "wood", "hand")
+"""A seat's piles as one tuple, compared with the copy a memo was made from (at C speed)."""
+
+_KEYS_TYPE = frozenset({"type"})
+_KEYS_DUTCH = frozenset({"type", "from", "pile"})
+_KEYS_MOVE = frozenset({"type", "from", "to"})
+
+
+def _deck(owner: int) -> list[BlitzCard]:
+    """A new list of seat *owner*'s 40 cards in :func:`~bot.engine.cards.blitz_deck` order (§1)."""
+    deck = _DECKS.get(owner)
+    if deck is None:
+        deck = _DECKS[owner] = tuple(blitz_deck(owner))
+        for card in deck:
+            _JSON_BY_ID[id(card)] = (card, card.to_json())
+    return list(deck)
 
 
 def _card_json(card: BlitzCard) -> dict[str, Any]:
     """``card.to_json()``, memoised (cards are immutable); each call returns a fresh dict."""
-    cached = _CARD_JSON.get(card)
+    hit = _JSON_BY_ID.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1].copy()
+    key = (card.owner, card.colour, card.value)
+    cached = _JSON_BY_KEY.get(key)
     if cached is None:
-        cached = _CARD_JSON[card] = card.to_json()
-    return dict(cached)
+        cached = _JSON_BY_KEY[key] = card.to_json()
+    return cached.copy()
+
+
+_Top = tuple[str, int, tuple[str, int], bool]
+"""A playable top card as the memos keep it: ``(source, value, (colour, value), is_boy)``."""
+
+
+def _top(source: str, card: BlitzCard) -> _Top:
+    colour, value = card.colour, card.value
+    return (source, value, (colour, value), colour in _BOYS)
+
+
+def _post_name(index: int) -> str:
+    return _POST_NAMES[index] if index < len(_POST_NAMES) else f"post:{index}"
+
+
+class _SeatMemo:
+    """What the legal actions and the view of one seat derive from its piles, made from a copy of
+    them (:attr:`parts`); valid for as long as the seat's piles equal that copy.
+
+    The seat's own moves are kept in two parts, so that a flip or a Wood-pile play (most moves)
+    rebuilds only the Wood pile's: the *head* (from the Blitz pile and the Post piles, valid while
+    the Blitz top and the Post piles are the same) and the Wood pile's.
+
+    Attributes
+    ----------
+    parts:
+        Copies of ``(blitz, posts, wood, hand)`` (each Post pile copied too).
+    blitz_top, tops, stacks:
+        The Blitz pile's top (or ``None``); ``(name, value, is_boy)`` of each Post pile's top; the
+        ``stack`` actions (§5), which depend on the Post piles alone.
+    head_visible, head_own:
+        ``(source, value, (colour, value), is_boy)`` of the playable Blitz and Post tops, in
+        ``Seat.visible()`` order, and their ``post`` actions (§4).
+    wood_visible, wood_own:
+        The same for the Wood pile's top (``None`` and ``[]`` when it is empty).
+    own:
+        The ``post``, ``stack`` and ``flip`` actions, in the order ``_moves`` lists them.
+    tail_free, tail_busy:
+        What follows the Dutch-pile plays in the legal actions when there are none (``shift``
+        when the Wood pile has cards, §7) and when there are some; both end with ``end_hand``
+        when the stuck rule is on (§8).
+    head_gen, head_dutch, gen, dutch:
+        The Dutch-pile plays (§3) from the head, and from every top, made for the centre of
+        :attr:`_Memo.gen` ``head_gen`` and ``gen``.
+    posts_json, view, total, ready:
+        The seat's part of the view (``posts`` as card dicts; the whole seat dict, §12) and the
+        total and Ready flag it was made with.
+    """
+
+    __slots__ = ("parts", "blitz_top", "tops", "stacks", "head_visible", "head_own", "wood_visible", "wood_own",
+                 "own", "tail_free", "tail_busy", "head_gen", "head_dutch", "gen", "dutch", "posts_json", "view",
+                 "total", "ready")
+
+    parts: tuple[list[BlitzCard], list[list[BlitzCard]], list[BlitzCard], list[BlitzCard]]
+    blitz_top: BlitzCard | None
+    tops: list[tuple[str, int, bool]]
+    stacks: list[Action]
+    head_visible: list[_Top]
+    head_own: list[Action]
+    wood_visible: _Top | None
+    wood_own: list[Action]
+    own: list[Action]
+    tail_free: list[Action]
+    tail_busy: list[Action]
+    head_gen: int
+    head_dutch: list[Action]
+    gen: int
+    dutch: list[Action]
+    posts_json: list[list[dict[str, Any]]] | None
+    view: dict[str, Any] | None
+    total: int | None
+    ready: bool | None
+
+    def __init__(self, seat: Seat, prev: _SeatMemo | None, move_post_stacks: bool, stuck: bool) -> None:
+        blitz, posts, wood, hand = seat.blitz, seat.posts, seat.wood, seat.hand
+        blitz_top = blitz[-1] if blitz else None
+        names = _POST_NAMES if len(posts) <= len(_POST_NAMES) else [f"post:{i}" for i in range(len(posts))]
+        if prev is not None and prev.parts[1] == posts:
+            # A flip, a Wood-pile play or a Blitz card played out: the Post piles did not change.
+            posts_copy = prev.parts[1]
+            self.posts_json = prev.posts_json
+            tops = prev.tops
+            self.stacks = prev.stacks
+            same_head = prev.blitz_top is blitz_top
+        else:
+            posts_copy = list(map(list, posts))
+            self.posts_json = None
+            tops = [(names[j], pile[-1].value, pile[-1].colour in _BOYS) for j, pile in enumerate(posts_copy) if pile]
+            stacks: list[Action] = []
+            if move_post_stacks:
+                for i, pile in enumerate(posts_copy):
+                    if len(pile) < 2:
+                        continue  # a single card moves with "post"
+                    for j, other in enumerate(posts_copy):
+                        if i != j and other and _fits_post(pile[0], other[-1]):
+                            stacks.append({"type": "stack", "from": names[i], "to": names[j]})
+            self.stacks = stacks
+            same_head = False
+        self.parts = (list(blitz), posts_copy, list(wood), list(hand))
+        self.blitz_top = blitz_top
+        self.tops = tops
+        if same_head:
+            assert prev is not None
+            self.head_visible, self.head_own = prev.head_visible, prev.head_own
+            self.head_gen, self.head_dutch = prev.head_gen, prev.head_dutch
+        else:
+            head_visible: list[_Top] = []
+            if blitz_top is not None:
+                head_visible.append(_top("blitz", blitz_top))
+            for j, pile in enumerate(posts_copy):
+                if pile:
+                    head_visible.append(_top(names[j], pile[-1]))
+            self.head_visible = head_visible
+            self.head_own = self._builds(head_visible, tops)
+            self.head_gen = -1
+            self.head_dutch = []
+        if wood:
+            wood_visible = _top("wood", wood[-1])
+            self.wood_visible = wood_visible
+            self.wood_own = self._builds([wood_visible], tops)
+        else:
+            self.wood_visible = None
+            self.wood_own = []
+        # Same order as DutchBlitz._moves: post builds by source then target, stacks, flip.
+        own = [*self.head_own, *self.wood_own, *self.stacks]
+        if hand or wood:
+            own.append({"type": "flip"})
+        self.own = own
+        free = [*own, {"type": "shift"}] if wood else own
+        if stuck:
+            end = {"type": "end_hand"}
+            self.tail_free, self.tail_busy = [*free, end], [*own, end]
+        else:
+            self.tail_free, self.tail_busy = free, own
+        self.gen = -1
+        self.dutch = []
+        self.view = None
+        self.total = None
+        self.ready = None
+
+    @staticmethod
+    def _builds(visible: list[_Top], tops: list[tuple[str, int, bool]]) -> list[Action]:
+        """The ``post`` actions of the *visible* cards onto the Post pile *tops* (§4), by source then target."""
+        out: list[Action] = []
+        for source, value, _, boy in visible:
+            for to, top_value, top_boy in tops:
+                if top_value == value + 1 and top_boy != boy and to != source:
+                    out.append({"type": "post", "from": source, "to": to})
+        return out
+
+
+class _Memo:
+    """Derived data of a :class:`DutchBlitz` state (not state: left out of pickles and snapshots).
+
+    Every part is checked against the state it was made from before it is used (a copy of the
+    piles, compared at C speed), never against a move counter, so a state changed from outside
+    (a test staging a position) is never read stale. What the legal actions and views hand out
+    from here (action dicts, the nested lists and dicts of a view) is shared between calls and
+    read-only, as in the Dutch engine.
+
+    Attributes
+    ----------
+    options, players:
+        The engine's options and players it was made for (compared by identity).
+    seats:
+        One :class:`_SeatMemo` per seat (``None`` until first needed).
+    dutch, gen:
+        A copy of the Dutch piles and a number that changes whenever that copy is renewed.
+    openings, piles_json, piles:
+        ``_openings()`` of that copy and the ``dutch_piles`` of the view (``None`` until needed),
+        and each pile dict of the view with the top card and size it was made for.
+    scores, endings:
+        The ``hand_scores`` and ``hand_endings`` of the view (copies, compared with the state's).
+    """
+
+    __slots__ = ("options", "players", "seats", "dutch", "gen", "openings", "piles", "piles_json", "scores",
+                 "endings")
+
+    def __init__(self, options: DutchBlitzOptions, players: tuple[str, ...], seats: int) -> None:
+        self.options = options
+        self.players = players
+        self.seats: list[_SeatMemo | None] = [None] * seats
+        self.dutch: list[list[BlitzCard]] | None = None
+        self.gen = 0
+        self.openings: dict[tuple[str, int], list[int]] | None = None
+        self.piles: list[tuple[BlitzCard, int, dict[str, Any]]] = []
+        self.piles_json: list[dict[str, Any]] | None = None
+        self.scores: list[dict[str, int]] | None = None
+        self.endings: list[dict[str, Any]] | None = None
 
 
 def _fits_post(card: BlitzCard, top: BlitzCard) -> bool:
@@ -194,6 +425,32 @@ class DutchBlitz(Engine):
     hand_endings: list[dict[str, Any]]
     ready: set[str]
 
+    _memo: _Memo | None = None
+    """Derived data of the state (:class:`_Memo`), rebuilt on demand; not part of the state."""
+
+    _HANDLERS: ClassVar[dict[str, str]] = {
+        "dutch": "_do_dutch", "post": "_do_post", "stack": "_do_stack", "flip": "_do_flip",
+        "shift": "_do_shift", "end_hand": "_do_end_hand",
+    }
+    """The moves of a hand: action type to the name of the method that applies it (§13)."""
+
+    # ------------------------------------------------------------------ pickling and snapshots
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The instance dict without the memo (derived data): what pickles and deep copies carry."""
+        state = dict(self.__dict__)
+        state.pop("_memo", None)
+        return state
+
+    def snapshot(self) -> Any:
+        """:meth:`Engine.snapshot <bot.engine.core.Engine.snapshot>` of the state, without the memo."""
+        memo = self.__dict__.pop("_memo", None)
+        try:
+            return super().snapshot()
+        finally:
+            if memo is not None:
+                self._memo = memo
+
     # ------------------------------------------------------------------ setup
 
     def _setup(self) -> list[Event]:
@@ -211,7 +468,7 @@ class DutchBlitz(Engine):
         posts = post_pile_count(len(self.players))
         self.seats = []
         for i in range(len(self.players)):
-            deck = shuffled(blitz_deck(i), self.rng)
+            deck = shuffled(_deck(i), self.rng)
             # The deck is dealt from its top (index 0): the Post piles, then 10 Blitz cards
             # (the 10th dealt ends on top), the rest is the hand.
             post_cards, rest = deck[:posts], deck[posts:]
@@ -244,6 +501,10 @@ class DutchBlitz(Engine):
 
     @staticmethod
     def _post_index(seat: Seat, name: Any, field: str) -> int:
+        if type(name) is str:
+            index = _POST_INDEX.get(name)
+            if index is not None and index < len(seat.posts):
+                return index
         if isinstance(name, str) and name.startswith("post:") and name[5:].isdigit():
             index = int(name[5:])
             if index < len(seat.posts):
@@ -251,10 +512,13 @@ class DutchBlitz(Engine):
             raise IllegalAction(f"you have Post piles 0 to {len(seat.posts) - 1}, not {index}")
         raise IllegalAction(f"'{field}' must be \"blitz\", \"wood\" or \"post:<n>\", got {name!r}")
 
-    def _openings(self) -> dict[tuple[str, int], list[int]]:
-        """``(colour, value)`` to the Dutch piles that card would go on now (complete piles take none)."""
+    def _openings(self, dutch: list[list[BlitzCard]] | None = None) -> dict[tuple[str, int], list[int]]:
+        """``(colour, value)`` to the Dutch piles that card would go on now (complete piles take none).
+
+        *dutch* is the Dutch piles (default: the state's own), or a copy of them.
+        """
         openings: dict[tuple[str, int], list[int]] = {}
-        for i, pile in enumerate(self.dutch):
+        for i, pile in enumerate(self.dutch if dutch is None else dutch):
             top = pile[-1]
             if top.value < 10:
                 openings.setdefault((top.colour, top.value + 1), []).append(i)
@@ -280,11 +544,77 @@ class DutchBlitz(Engine):
         if self.phase == BETWEEN:
             actions: list[Action] = [] if player in self.ready else [{"type": "ready"}]
             return [*actions, {"type": "next_hand"}]
-        seat = self._seat(player)
-        actions = self._moves(seat)
-        if self.options.stuck_seconds > 0 or (not actions and self._dead_hand()):
+        # Hot: the simulator and the table ask every seat after every move. The same actions as
+        # _moves(seat) plus end_hand, from the memos of the seat and of the centre (checked here
+        # against the state, as _memo_now and _seat_now do).
+        memo = self._memo
+        if (memo is None or memo.options is not self.options or memo.players is not self.players
+                or self.dutch != memo.dutch):
+            memo = self._memo_now()
+        index = self.players.index(player)
+        sm = memo.seats[index]
+        if sm is None or _PARTS(self.seats[index]) != sm.parts:
+            sm = self._seat_now(memo, index)
+        dutch = sm.dutch if sm.gen == memo.gen else self._seat_dutch(memo, sm)
+        if dutch:
+            return dutch + sm.tail_busy
+        actions = sm.tail_free.copy()
+        if not actions and self._dead_hand():  # (with the stuck rule on, the tail ends with end_hand)
             actions.append({"type": "end_hand"})
         return actions
+
+    def _memo_now(self) -> _Memo:
+        """The memo, with its copy of the Dutch piles checked against the state (renewed if they changed)."""
+        memo = self._memo
+        if (memo is None or memo.options is not self.options or memo.players is not self.players
+                or len(memo.seats) != len(self.seats)):
+            memo = self._memo = _Memo(self.options, self.players, len(self.seats))
+        if self.dutch != memo.dutch:
+            memo.dutch = list(map(list, self.dutch))
+            memo.gen += 1
+            memo.openings = None
+            memo.piles_json = None
+        return memo
+
+    def _seat_now(self, memo: _Memo, index: int) -> _SeatMemo:
+        """The memo of seat *index*, checked against its piles (renewed if they changed)."""
+        seat = self.seats[index]
+        sm = memo.seats[index]
+        if sm is None or _PARTS(seat) != sm.parts:
+            sm = memo.seats[index] = _SeatMemo(seat, sm, self.options.move_post_stacks,
+                                               self.options.stuck_seconds > 0)
+        return sm
+
+    def _seat_dutch(self, memo: _Memo, sm: _SeatMemo) -> list[Action]:
+        """The Dutch-pile plays of a seat for the centre of *memo*, as ``_moves`` lists them (§3)."""
+        openings = memo.openings
+        if openings is None:
+            openings = memo.openings = self._openings(memo.dutch)
+        if sm.head_gen != memo.gen:
+            sm.head_dutch = self._dutch_plays(sm.head_visible, openings)
+            sm.head_gen = memo.gen
+        out = sm.head_dutch
+        if sm.wood_visible is not None:
+            wood = self._dutch_plays([sm.wood_visible], openings)
+            if wood:
+                out = [*out, *wood]
+        sm.dutch = out
+        sm.gen = memo.gen
+        return out
+
+    @staticmethod
+    def _dutch_plays(visible: list[_Top], openings: dict[tuple[str, int], list[int]]) -> list[Action]:
+        """The ``dutch`` actions of the *visible* cards, by source then pile (§3): a 1 starts a pile."""
+        out: list[Action] = []
+        for source, value, key, _ in visible:
+            if value == 1:
+                out.append({"type": "dutch", "from": source, "pile": None})
+                continue
+            piles = openings.get(key)
+            if piles:
+                for pile in piles:
+                    out.append({"type": "dutch", "from": source, "pile": pile})
+        return out
 
     def _moves(self, seat: Seat) -> list[Action]:
         """Every card move, flip and shift of *seat* in a hand (everything but ``end_hand``)."""
@@ -331,20 +661,21 @@ class DutchBlitz(Engine):
             Nothing has changed when it is raised.
         """
         kind = action["type"]
-        handlers = {
-            "dutch": self._do_dutch, "post": self._do_post, "stack": self._do_stack,
-            "flip": self._do_flip, "shift": self._do_shift, "end_hand": self._do_end_hand,
-        }
-        if kind in ("ready", "next_hand"):
-            return self._do_ready(player, action) if kind == "ready" else self._do_next_hand(player, action)
-        if kind not in handlers:
+        name = self._HANDLERS.get(kind)
+        if name is None:
+            if kind == "ready":
+                return self._do_ready(player, action)
+            if kind == "next_hand":
+                return self._do_next_hand(player, action)
             raise IllegalAction(
                 f"unknown move {kind!r}; Dutch Blitz moves are dutch, post, stack, flip, shift, end_hand, "
                 f"ready and next_hand"
             )
         if self.phase != PLAY:
             raise IllegalAction("the hand is over: wait for the next hand")
-        return handlers[kind](player, action)
+        handler: Any = getattr(self, name)
+        events: list[Event] = handler(player, action)
+        return events
 
     @staticmethod
     def _only(action: Action, *keys: str) -> None:
@@ -373,7 +704,8 @@ class DutchBlitz(Engine):
 
     def _do_dutch(self, player: str, action: Action) -> list[Event]:
         """``{"type": "dutch", "from": source, "pile": index | null}`` (§3)."""
-        self._only(action, "from", "pile")
+        if not action.keys() <= _KEYS_DUTCH:
+            self._only(action, "from", "pile")
         seat = self._seat(player)
         card, source = self._source_card(seat, action.get("from"))
         pile = action.get("pile")
@@ -415,7 +747,8 @@ class DutchBlitz(Engine):
 
     def _do_post(self, player: str, action: Action) -> list[Event]:
         """``{"type": "post", "from": source, "to": "post:<j>"}`` (§4)."""
-        self._only(action, "from", "to")
+        if not action.keys() <= _KEYS_MOVE:
+            self._only(action, "from", "to")
         seat = self._seat(player)
         card, source = self._source_card(seat, action.get("from"))
         to = self._post_index(seat, action.get("to"), "to")
@@ -467,7 +800,8 @@ class DutchBlitz(Engine):
 
     def _do_flip(self, player: str, action: Action) -> list[Event]:
         """``{"type": "flip"}``: three cards (or fewer) from the hand onto the Wood pile (§7)."""
-        self._only(action)
+        if not action.keys() <= _KEYS_TYPE:
+            self._only(action)
         seat = self._seat(player)
         if not seat.hand and not seat.wood:
             raise IllegalAction("you have no cards in your hand or Wood pile to flip")
@@ -576,38 +910,90 @@ class DutchBlitz(Engine):
     # ------------------------------------------------------------------ views and the end
 
     def _view(self, player: str | None) -> dict[str, Any]:
-        seats = []
+        # Every seat's bot or board asks after every move. Each view is a new dict whose nested
+        # lists and dicts come from the memo and are shared by the views of the same state
+        # (read-only): the seat dicts, the Dutch piles, the scores and endings. Each part is
+        # checked against the state (the memos' copies of the piles, the totals, the Ready set,
+        # the scores and endings), so it is remade whenever the state changed, by a move or from
+        # outside; unchanged seats and Dutch piles keep their dicts.
+        memo = self._memo_now()
+        sms = memo.seats
+        state = self.seats
+        totals, ready = self.totals, self.ready
+        seats: list[dict[str, Any]] = []
         for i, p in enumerate(self.players):
-            seat = self.seats[i]
-            seats.append({
-                "player": p,
-                "seat": i,
-                "blitz_top": _card_json(seat.blitz[-1]) if seat.blitz else None,
-                "blitz_count": len(seat.blitz),
-                "posts": [[_card_json(c) for c in pile] for pile in seat.posts],
-                "wood_top": _card_json(seat.wood[-1]) if seat.wood else None,
-                "wood_count": len(seat.wood),
-                "hand_count": len(seat.hand),
-                "total": self.totals[p],
-                "ready": p in self.ready,
-            })
-        view: dict[str, Any] = {
+            sm = sms[i]
+            if sm is None or _PARTS(state[i]) != sm.parts:
+                sm = self._seat_now(memo, i)
+            total = totals[p]
+            is_ready = p in ready
+            seat_view = sm.view
+            if seat_view is None or sm.total != total or sm.ready != is_ready:
+                seat_view = sm.view = self._seat_view(i, p, sm, total, is_ready)
+                sm.total = total
+                sm.ready = is_ready
+            seats.append(seat_view)
+        piles = memo.piles_json
+        if piles is None:
+            piles = memo.piles_json = self._piles_view(memo)
+        scores = memo.scores
+        if scores != self.hand_scores:  # (a hand ends once in a few hundred moves)
+            scores = memo.scores = [dict(s) for s in self.hand_scores]
+        endings = memo.endings
+        if endings != self.hand_endings:
+            endings = memo.endings = [dict(e) for e in self.hand_endings]
+        o = self.options
+        return {
             "phase": self.phase,
             "hand": self.hand_number,
-            "target": self.options.target,
-            "move_post_stacks": self.options.move_post_stacks,
-            "stuck_seconds": self.options.stuck_seconds,
-            "dutch_piles": [
-                {"pile": i, "colour": pile[-1].colour, "top": _card_json(pile[-1]), "size": len(pile),
-                 "complete": pile[-1].value == 10}
-                for i, pile in enumerate(self.dutch)
-            ],
+            "target": o.target,
+            "move_post_stacks": o.move_post_stacks,
+            "stuck_seconds": o.stuck_seconds,
+            "dutch_piles": piles,
             "seats": seats,
-            "hand_scores": [dict(s) for s in self.hand_scores],
-            "hand_endings": [dict(e) for e in self.hand_endings],
+            "hand_scores": scores,
+            "hand_endings": endings,
             "me": None if player is None else self.players.index(player),
         }
-        return view
+
+    @staticmethod
+    def _seat_view(index: int, player: str, sm: _SeatMemo, total: int, is_ready: bool) -> dict[str, Any]:
+        """One seat of the view (§12), from the copy of its piles in *sm*."""
+        blitz, posts, wood, hand = sm.parts
+        posts_json = sm.posts_json
+        if posts_json is None:
+            posts_json = sm.posts_json = [[_card_json(c) for c in pile] for pile in posts]
+        return {
+            "player": player,
+            "seat": index,
+            "blitz_top": _card_json(blitz[-1]) if blitz else None,
+            "blitz_count": len(blitz),
+            "posts": posts_json,
+            "wood_top": _card_json(wood[-1]) if wood else None,
+            "wood_count": len(wood),
+            "hand_count": len(hand),
+            "total": total,
+            "ready": is_ready,
+        }
+
+    @staticmethod
+    def _piles_view(memo: _Memo) -> list[dict[str, Any]]:
+        """The ``dutch_piles`` of the view (§12) from the memo's copy of the piles, reusing the dict of
+        every pile whose top card and size did not change.
+        """
+        assert memo.dutch is not None  # _memo_now() made it
+        old = memo.piles
+        made: list[tuple[BlitzCard, int, dict[str, Any]]] = []
+        for i, pile in enumerate(memo.dutch):
+            top = pile[-1]
+            size = len(pile)
+            if i < len(old) and old[i][0] is top and old[i][1] == size:
+                made.append(old[i])
+            else:
+                made.append((top, size, {"pile": i, "colour": top.colour, "top": _card_json(top), "size": size,
+                                         "complete": top.value == 10}))
+        memo.piles = made
+        return [entry[2] for entry in made]
 
     def _is_over(self) -> bool:
         return self.phase == OVER
