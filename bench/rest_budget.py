@@ -1,12 +1,14 @@
 """Discord's global limit: how many requests busy tables send, how many 429s, how far behind tables fall.
 
-Run: ``PYTHONPATH=. .venv/bin/python bench/rest_budget.py [--tables 50 200] [--seconds 60]``.
+Run: ``PYTHONPATH=. .venv/bin/python bench/rest_budget.py [--tables 50 200] [--seconds 60] [--open-rate N]``.
 
 The production bot runs against the loopback Discord with Discord's rate limits enforced
 (``FakeDiscord.enforce_discord_rate_limits``: 50 requests per second outside interactions, per
 channel buckets). For each count, that many Dutch Blitz tables are opened at once (one channel
 each), every one with a person who watches (Ready between hands times out after 5 s) and three
-bots at ``bot_speed`` normal, and played for ``--seconds``. Printed per count: the opening
+bots at ``bot_speed`` normal, and played for ``--seconds`` (``--open-rate``: open them N per second
+instead, as 1,000 people would arrive; the loopback shares the bot's process and CPU, so 1,000
+slash commands in one instant are not a fair load). Printed per count: the opening
 (seconds until every table runs, failed openings and interactions), non-interaction requests per
 second (mean, and the busiest second), the 429s (global and per route), and how far behind a
 public table falls (the longest gap between two edits of a busy table's message: median and
@@ -30,16 +32,17 @@ from bot.storage import Storage
 from sandbox import FakeDiscord, running_bot
 
 
-async def open_table(fake: FakeDiscord, user, channel) -> None:
+async def open_table(fake: FakeDiscord, user, channel, delay_s: float = 0.0) -> None:
+    await asyncio.sleep(delay_s)
     await fake.slash(user, channel, "dutch-blitz new", options={"bot_speed": "normal"}, wait=False)
-    await fake.wait_for(lambda: fake.threads(channel) and fake.messages(fake.threads(channel)[-1]), timeout=20)
+    await fake.wait_for(lambda: fake.threads(channel) and fake.messages(fake.threads(channel)[-1]), timeout=120)
     lobby = fake.last_message(fake.threads(channel)[-1])
     for _ in range(3):
         await fake.click(user, lobby, "Add bot")
     await fake.click(user, lobby, "Start")
 
 
-async def one_run(count: int, seconds: float) -> str:
+async def one_run(count: int, seconds: float, open_rate: float = 0.0) -> str:
     async with FakeDiscord() as fake:
         limits = fake.enforce_discord_rate_limits()
         guild = fake.add_guild("Bench")
@@ -56,7 +59,8 @@ async def one_run(count: int, seconds: float) -> str:
                     people = [(fake.add_user(f"p{i}", guild=guild), fake.add_channel(guild, f"t{i}"))
                               for i in range(count)]
                     start = time.monotonic()
-                    opened = await asyncio.gather(*(open_table(fake, u, c) for u, c in people),
+                    opened = await asyncio.gather(*(open_table(fake, u, c, i / open_rate if open_rate else 0.0)
+                                                    for i, (u, c) in enumerate(people)),
                                                   return_exceptions=True)
                     open_s = time.monotonic() - start
                     failed_open = sum(isinstance(r, BaseException) for r in opened)
@@ -93,12 +97,14 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[50, 200])
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--open-rate", type=float, default=0.0,
+                        help="tables opened per second (default 0: all at once)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.CRITICAL)  # the figures below say what went wrong, in numbers
     print(f"Busy Dutch Blitz tables (a person and 3 bots at normal speed), Discord's rate limits, "
           f"{args.seconds:.0f} s each")
     for count in args.tables:
-        print(await one_run(count, args.seconds), flush=True)
+        print(await one_run(count, args.seconds, args.open_rate), flush=True)
 
 
 if __name__ == "__main__":
