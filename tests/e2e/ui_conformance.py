@@ -806,7 +806,8 @@ class TableDriver:
         await self.fake.wait_for(lambda: not any(r.message is not None and r.message.loading for r in self.results),
                                  timeout=5, what="every deferred answer")
         last = tail[-1] if tail else ""
-        await self.fake.wait_for(lambda: last in self.fake.message(table.message_id).content, timeout=5,
+        # Content, not speed: on a loaded machine the last coalesced redraw can come after 5 s.
+        await self.fake.wait_for(lambda: last in self.fake.message(table.message_id).content, timeout=15,
                                  what=f"the final standings ({last!r}) on the table message")
         failed = [r for r in self.results if r.failed]
         if failed:
