@@ -48,7 +48,6 @@ import gc
 import os
 import random
 import re
-import signal
 import sys
 import tempfile
 import time
@@ -57,15 +56,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from _children import ROOT, Child, child_env, error_kinds, host_cpu, spawn  # bench/, beside this file
 from aiohttp import web
 
-import bot
 from sandbox import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 
-ROOT = Path(bot.__file__).resolve().parent.parent
 """The source tree whose ``bot`` package this process imported: the children run the same one."""
 
-CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 # ------------------------------------------------------------------ the stopwatch (in the loopback Discord)
 
@@ -107,79 +104,6 @@ def install_stopwatch(fake: FakeDiscord) -> None:
 
 
 # ------------------------------------------------------------------ child processes
-
-
-class Child:
-    """A bot in a child process: its output lines (kept draining), CPU time and memory from /proc."""
-
-    def __init__(self, name: str, proc: asyncio.subprocess.Process) -> None:
-        self.name = name
-        self.proc = proc
-        self.lines: list[tuple[float, str]] = []
-        self._seen = asyncio.Event()
-        self._pumps = [asyncio.create_task(self._pump(s)) for s in (proc.stdout, proc.stderr) if s is not None]
-
-    async def _pump(self, stream: asyncio.StreamReader) -> None:
-        while True:
-            raw = await stream.readline()
-            if not raw:
-                return
-            self.lines.append((time.monotonic(), raw.decode(errors="replace").rstrip()))
-            self._seen.set()
-
-    async def wait_line(self, pattern: str, timeout: float) -> tuple[float, re.Match[str]]:
-        """|coro| The first output line matching *pattern*: when it was read (monotonic) and the match."""
-        regex = re.compile(pattern)
-        end = time.monotonic() + timeout
-        checked = 0
-        while True:
-            for at, line in self.lines[checked:]:
-                match = regex.search(line)
-                if match:
-                    return at, match
-            checked = len(self.lines)
-            if self.proc.returncode is not None:
-                raise RuntimeError(f"{self.name} exited ({self.proc.returncode}):\n" + self.tail())
-            left = end - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"{self.name}: no line matching {pattern!r} in {timeout} s:\n" + self.tail())
-            self._seen.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._seen.wait(), min(left, 0.5))
-
-    def tail(self, n: int = 15) -> str:
-        return "\n".join(line for _, line in self.lines[-n:])
-
-    def cpu_seconds(self) -> float:
-        """User + system CPU seconds of the child so far (``/proc/<pid>/stat``)."""
-        with open(f"/proc/{self.proc.pid}/stat") as fh:
-            fields = fh.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLK_TCK
-
-    async def stop(self) -> None:
-        """|coro| SIGTERM (Parlor shuts down cleanly), then SIGKILL after 30 s."""
-        if self.proc.returncode is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.wait_for(self.proc.wait(), 30)
-            except TimeoutError:
-                self.proc.kill()
-                await self.proc.wait()
-        for pump in self._pumps:
-            pump.cancel()
-
-
-def child_env(fake: FakeDiscord, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PARLOR_", "DISCORD_"))}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
-    env.update(DISCORD_TOKEN=fake.token, DISCORD_API_BASE=fake.api_base, DISCORD_GATEWAY=fake.gateway_url, **extra)
-    return env
-
-
-async def spawn(name: str, args: list[str], env: dict[str, str], cwd: str) -> Child:
-    proc = await asyncio.create_subprocess_exec(sys.executable, *args, env=env, cwd=cwd,
-                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    return Child(name, proc)
 
 
 async def start_parlor(fake: FakeDiscord, tmp: str, profile: str | None = None) -> Child:
@@ -245,14 +169,6 @@ class Clicker:
     user: FakeUser
     send: Callable[[], Awaitable[InteractionResult]]
     busy: bool = False
-
-
-def host_cpu() -> tuple[float, float]:
-    """CPU seconds of the whole machine so far: (busy, all), from ``/proc/stat``."""
-    with open("/proc/stat") as fh:
-        ticks = [int(x) for x in fh.readline().split()[1:]]
-    idle = ticks[3] + ticks[4]
-    return (sum(ticks) - idle) / CLK_TCK, sum(ticks) / CLK_TCK
 
 
 def own_cpu() -> float:
@@ -426,18 +342,6 @@ def world(fake: FakeDiscord, tables: int, persons: int) -> list[Place]:
     guild = fake.add_guild("Bench")
     return [(fake.add_channel(guild, f"t{i}"), [fake.add_user(f"p{i}-{j}", guild=guild) for j in range(persons)])
             for i in range(tables)]
-
-
-def error_kinds(errors: list[str]) -> str:
-    """The errors a loopback Discord recorded, counted by kind (Discord's error code, or what happened)."""
-    counts: dict[str, int] = {}
-    for error in errors:
-        code = re.search(r'"code": (\d+)', error)
-        kind = (f"{error.split(' ', 1)[0]} code {code.group(1)}" if code
-                else "no answer within the deadline" if "got no response" in error
-                else "late first response" if error.startswith("late first response") else error[:60])
-        counts[kind] = counts.get(kind, 0) + 1
-    return ", ".join(f"{n} x {kind}" for kind, n in sorted(counts.items(), key=lambda kv: -kv[1]))
 
 
 def row(name: str, rate: float, phase: Phase) -> tuple[str, float]:

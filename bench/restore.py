@@ -49,12 +49,9 @@ import hashlib
 import json
 import os
 import random
-import re
 import secrets
 import shutil
-import signal
 import statistics
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -62,15 +59,12 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+from _children import ROOT, Child, child_env, error_kinds, host_cpu, spawn  # bench/, beside this file
 
-import bot
 from bot.engine import IllegalAction, game_module
 from bot.storage import Storage
 from sandbox import FakeChannel, FakeDiscord, FakeUser, InteractionResult
 
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
-
-ROOT = Path(bot.__file__).resolve().parent.parent
 """The source tree whose ``bot`` package this process imported: the child runs the same one."""
 
 KIND = "dutch-blitz"
@@ -206,99 +200,13 @@ async def build(fake: FakeDiscord, path: Path, games: list[tuple[int, Log]], per
 # ------------------------------------------------------------------ the bot in a child process
 
 
-class Child:
-    """The bot in a child process: its output lines (kept draining), memory from /proc."""
-
-    def __init__(self, proc: asyncio.subprocess.Process, started: float) -> None:
-        self.proc = proc
-        self.started = started
-        self.lines: list[tuple[float, str]] = []
-        self._seen = asyncio.Event()
-        self._pumps = [asyncio.create_task(self._pump(s)) for s in (proc.stdout, proc.stderr) if s is not None]
-
-    async def _pump(self, stream: asyncio.StreamReader) -> None:
-        while True:
-            raw = await stream.readline()
-            if not raw:
-                return
-            self.lines.append((time.monotonic(), raw.decode(errors="replace").rstrip()))
-            self._seen.set()
-
-    def first(self, pattern: str) -> tuple[float, re.Match[str]] | None:
-        """When (seconds after the start) the first line matching *pattern* was read, and the match."""
-        regex = re.compile(pattern)
-        for at, line in self.lines:
-            match = regex.search(line)
-            if match:
-                return at - self.started, match
-        return None
-
-    async def wait_line(self, pattern: str, timeout: float) -> float:
-        """|coro| Seconds after the start at which a line matching *pattern* was read."""
-        end = time.monotonic() + timeout
-        while True:
-            found = self.first(pattern)
-            if found:
-                return found[0]
-            if self.proc.returncode is not None:
-                raise RuntimeError(f"the bot exited ({self.proc.returncode}):\n" + self.tail())
-            if time.monotonic() > end:
-                raise TimeoutError(f"no line matching {pattern!r} in {timeout} s:\n" + self.tail())
-            self._seen.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._seen.wait(), 0.5)
-
-    def tail(self, n: int = 20) -> str:
-        return "\n".join(line for _, line in self.lines[-n:])
-
-    def errors(self, before: float) -> list[str]:
-        """The bot's ERROR log records read before *before* (monotonic), each with its exception's last line."""
-        out: list[str] = []
-        lines = [ANSI.sub("", line) for at, line in self.lines if at < before]
-        for i, line in enumerate(lines):
-            if " ERROR " in line:
-                cause = next((x for x in lines[i + 1:i + 60] if x and not x.startswith((" ", "Traceback"))), "")
-                out.append(f"{line.split(' ERROR ', 1)[1].strip()} -> {cause.strip()}")
-        return out
-
-    def memory_mb(self, key: str = "VmRSS") -> float:
-        """``/proc/<pid>/status`` *key* (VmRSS, VmHWM) in MB."""
-        with open(f"/proc/{self.proc.pid}/status") as fh:
-            for line in fh:
-                if line.startswith(key + ":"):
-                    return int(line.split()[1]) / 1024
-        return float("nan")
-
-    async def stop(self) -> float:
-        """|coro| SIGTERM (Parlor shuts down cleanly), SIGKILL after 120 s; seconds it took."""
-        t = time.monotonic()
-        if self.proc.returncode is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.wait_for(self.proc.wait(), 120)
-            except TimeoutError:
-                self.proc.kill()
-                await self.proc.wait()
-        for pump in self._pumps:
-            with contextlib.suppress(asyncio.CancelledError):
-                await pump
-        return time.monotonic() - t
-
-
 async def start_bot(fake: FakeDiscord, db: Path, tmp: str, profile: Path | None = None) -> Child:
     """|coro| ``python -m bot.cli run`` on *db* against *fake* (under ``cProfile``, writing *profile*, if given)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PARLOR_", "DISCORD_"))}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
-    env.update(DISCORD_TOKEN=fake.token, DISCORD_API_BASE=fake.api_base, DISCORD_GATEWAY=fake.gateway_url,
-               PARLOR_DB=str(db))
     config = Path(tmp) / "parlor.toml"
     config.write_text("# the defaults\n", encoding="utf-8")
-    started = time.monotonic()
     profiler = ["-m", "cProfile", "-o", str(profile)] if profile else []
-    proc = await asyncio.create_subprocess_exec(sys.executable, *profiler, "-m", "bot.cli", "--config", str(config),
-                                                "run", env=env, cwd=tmp, stdout=asyncio.subprocess.PIPE,
-                                                stderr=asyncio.subprocess.PIPE)
-    return Child(proc, started)
+    return await spawn("the bot", [*profiler, "-m", "bot.cli", "--config", str(config), "run"],
+                       child_env(fake, PARLOR_DB=str(db)), tmp)
 
 
 # ------------------------------------------------------------------ one start
@@ -373,7 +281,7 @@ async def one_start(fake: FakeDiscord, db: Path, places: list[Place], tmp: str, 
         start.gateway = time.monotonic() - child.started
         deadline = time.monotonic() + timeout
         clicks = asyncio.gather(*(click_until_board(fake, p, start, child, deadline) for p in places))
-        start.on_ready = await child.wait_line(r"ready as ", timeout)
+        start.on_ready = (await child.wait_line(r"ready as ", timeout))[0]
         start.rss_ready = child.memory_mb()
         await clicks
         start.rss_answered = child.memory_mb()
@@ -387,15 +295,8 @@ async def one_start(fake: FakeDiscord, db: Path, places: list[Place], tmp: str, 
     start.errors = child.errors(before=time.monotonic())
     busy, every = host_cpu()
     start.host_load = (busy - busy0) / max(1e-9, every - all0)
-    start.shutdown = await child.stop()
+    start.shutdown = await child.stop(kill_after_s=120)
     return start
-
-
-def host_cpu() -> tuple[float, float]:
-    """CPU time of the whole machine so far, in clock ticks: (busy, all), from ``/proc/stat``."""
-    with open("/proc/stat") as fh:
-        ticks = [int(x) for x in fh.readline().split()[1:]]
-    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)
 
 
 def fmt(seconds: float | None) -> str:
@@ -414,18 +315,6 @@ def row(count: int, state: str, which: str, moves: float, s: Start) -> str:
 HEADER = (f"{'tables':>6} {'state':<8} {'start':<8} {'moves':>6} {'restored s':>12} {'READY':>6} {'on_ready':>8} "
           f"{'answered':>8} {'median':>6} {'never':>5} {'clicks':>6} {'failed':>6} {'refused':>7} {'RSS MB':>7} "
           f"{'after MB':>8} {'peak':>6} {'stop s':>6} {'host':>6}")
-
-
-def error_kinds(errors: list[str]) -> str:
-    """The errors a loopback Discord recorded, counted by kind (Discord's error code, or what happened)."""
-    counts: dict[str, int] = {}
-    for error in errors:
-        code = re.search(r'"code": (\d+)', error)
-        kind = (f"{error.split(' ', 1)[0]} code {code.group(1)}" if code
-                else "no answer within the deadline" if "got no response" in error
-                else "late first response" if error.startswith("late first response") else error[:60])
-        counts[kind] = counts.get(kind, 0) + 1
-    return ", ".join(f"{n} x {kind}" for kind, n in sorted(counts.items(), key=lambda kv: -kv[1]))
 
 
 def profile_file(args: argparse.Namespace, count: int, state: str, which: str) -> Path | None:
