@@ -311,16 +311,11 @@ class Storage:
 
     # ------------------------------------------------------------------ snapshots
 
-    async def save_snapshot(self, game_id: int, seq: int, code: str, state: bytes) -> None:
-        """|coro| Keep *state*, the snapshot of a running game after its action number *seq*, in place
-        of the one before; *code* names the code that can read it (``docs/tables.md``, "Restarts").
-
-        An older snapshot (lower *seq*) never replaces a newer one.
-        """
-        await self.save_snapshots([(game_id, seq, code, state)])
-
     async def save_snapshots(self, rows: Sequence[tuple[int, int, str, bytes]]) -> None:
-        """|coro| :meth:`save_snapshot` for many games in one transaction: ``(game_id, seq, code, state)`` each."""
+        """|coro| Keep each row's snapshot ``(game_id, seq, code, state)``, all in one transaction: *state*
+        is a running game after its action number *seq*, *code* names the code that can read it
+        (``docs/tables.md``, "Restarts"). It replaces the game's snapshot before, never a newer one.
+        """
         async with self.writing:
             now = self.clock()
             await self.db.executemany(

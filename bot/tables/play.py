@@ -108,22 +108,28 @@ class TablePlay(TableCore):
         """
         engine = table.engine
         assert engine is not None
-        if engine.action_count - table.checkpoint_seq < snapshots.SNAPSHOT_EVERY or engine.is_over:
-            return
-        self._snapshot_now(table)
+        if engine.action_count - table.checkpoint_seq >= snapshots.SNAPSHOT_EVERY and not engine.is_over:
+            self._store_snapshot(table)
 
-    def _snapshot_now(self, table: Table) -> None:
-        """Take *table*'s snapshot now (in memory at once, in the database by a task of its own)."""
+    def _store_snapshot(self, table: Table) -> None:
+        """Take *table*'s snapshot now and store it by a task of its own."""
+        row = self._snapshot(table)
+        if row is not None:
+            self._background(self.storage.save_snapshots([row]))
+
+    def _snapshot(self, table: Table) -> tuple[int, int, str, bytes] | None:
+        """Take *table*'s snapshot now as its checkpoint; the row to store (``Storage.save_snapshots``),
+        or ``None`` when it cannot be pickled (a snapshot is an optimisation: the log still restores).
+        """
         engine = table.engine
         assert engine is not None
         try:
             state = snapshots.take(engine, table.bots)
-        except Exception:  # a snapshot is an optimisation: the log still restores the table
+        except Exception:
             log.exception("could not snapshot table %s", table.id)
-            return
+            return None
         table.checkpoint, table.checkpoint_seq, table.tail = state, engine.action_count, []
-        self._background(self.storage.save_snapshot(table.id, engine.action_count,
-                                                    snapshots.code_version(type(engine)), state))
+        return table.id, engine.action_count, snapshots.code_version(type(engine)), state
 
     async def submit(self, table: Table, player: str, action: dict[str, Any], discord_ts_ms: int,
                      on_contest: Callable[[], Awaitable[Any]] | None = None) -> Outcome:

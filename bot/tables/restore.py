@@ -133,7 +133,7 @@ class TableRestore(TableLobby):
         table.checkpoint, table.checkpoint_seq, table.tail = None, 0, actions
         if len(actions) >= snapshots.SNAPSHOT_EVERY:
             table.engine, table.bots = engine, bots
-            self._snapshot_now(table)
+            self._store_snapshot(table)
         return engine, bots
 
     async def shutdown(self) -> None:
@@ -149,16 +149,9 @@ class TableRestore(TableLobby):
             self._stop_tasks(table)
             self._settle_claims(table, "The table is restarting; try again in a moment.")
         await asyncio.gather(*tasks, *self._chores, return_exceptions=True)
-        rows: list[tuple[int, int, str, bytes]] = []
-        for table in self.tables.values():
-            engine = table.engine
-            if table.status != "running" or engine is None or engine.is_over or not table.tail:
-                continue
-            try:
-                rows.append((table.id, engine.action_count, snapshots.code_version(type(engine)),
-                             snapshots.take(engine, table.bots)))
-            except Exception:  # the log still restores it
-                log.exception("could not snapshot table %s", table.id)
+        rows = [row for table in self.tables.values()
+                if table.status == "running" and table.engine is not None and not table.engine.is_over
+                and table.tail and (row := self._snapshot(table)) is not None]
         if rows:
             try:
                 await self.storage.save_snapshots(rows)

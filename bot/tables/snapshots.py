@@ -34,7 +34,7 @@ most this many (a clean shutdown snapshots every table, so its restore replays n
 _CORE = Path(__file__).resolve().parents[1] / "engine"
 
 
-_VERSIONS: dict[str, str] = {}
+_VERSIONS: dict[type[Engine], str] = {}
 
 
 def code_version(engine_cls: type[Engine]) -> str:
@@ -44,7 +44,7 @@ def code_version(engine_cls: type[Engine]) -> str:
     engine core (``bot/engine/``) and the Python version (the pickle of a :class:`random.Random`
     belongs to it). Read once per class.
     """
-    known = _VERSIONS.get(engine_cls.__qualname__ + engine_cls.__module__)
+    known = _VERSIONS.get(engine_cls)
     if known is not None:
         return known
     package = Path(sys.modules[engine_cls.__module__].__file__ or "").resolve().parent
@@ -54,7 +54,7 @@ def code_version(engine_cls: type[Engine]) -> str:
         for path in sorted(folder.glob("*.py")):
             digest.update(path.name.encode())
             digest.update(path.read_bytes())
-    version = _VERSIONS[engine_cls.__qualname__ + engine_cls.__module__] = digest.hexdigest()
+    version = _VERSIONS[engine_cls] = digest.hexdigest()
     return version
 
 
