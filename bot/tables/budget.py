@@ -16,7 +16,9 @@ No Discord here; the clock is a parameter, so the budget is tested without sleep
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections import deque
 from collections.abc import Callable
 
 __all__ = ["RestBudget"]
@@ -54,6 +56,9 @@ class RestBudget:
         self._tokens = self.burst
         self._stamp = clock()
         self._urgent_waiting = 0
+        self._urgent: deque[asyncio.Future[None]] = deque()
+        self._normal: deque[asyncio.Future[None]] = deque()
+        self._server: asyncio.Task[None] | None = None
         self.granted = 0
 
     def _refill(self) -> None:
@@ -81,15 +86,50 @@ class RestBudget:
         return max(0.001, (1 - self._tokens) / self.per_second)
 
     async def acquire(self, *, urgent: bool = False) -> None:
-        """|coro| Wait for one request's turn (urgent ones are served before redraws)."""
+        """|coro| Wait for one request's turn: urgent ones first, each kind in the order asked.
+
+        Waiting requests sit in two queues served by one timer, so a thousand tables redrawing at
+        once after a restart cost one wake-up per granted request, not one per waiter per tick.
+        A request cancelled while waiting leaves its queue; one cancelled just as its turn came
+        gives its token back.
+        """
+        queue = self._urgent if urgent else self._normal
+        if not self._urgent and (urgent or not self._normal) and self.try_take(urgent=urgent) == 0:
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        queue.append(turn)
         if urgent:
             self._urgent_waiting += 1
+        if self._server is None or self._server.done():
+            self._server = asyncio.create_task(self._serve(), name="parlor-rest-budget")
         try:
-            while (wait := self.try_take(urgent=urgent)) > 0:
-                await asyncio.sleep(wait)
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # granted as it was cancelled: give it back
+                self._tokens += 1
+                self.granted -= 1
+            else:
+                with contextlib.suppress(ValueError):
+                    queue.remove(turn)
+            raise
         finally:
             if urgent:
                 self._urgent_waiting -= 1
+
+    async def _serve(self) -> None:
+        """Grant the queued requests one token at a time, urgent ones first, until none waits."""
+        while True:
+            for queue in (self._urgent, self._normal):
+                while queue and queue[0].done():  # cancelled while waiting
+                    queue.popleft()
+            queue = self._urgent if self._urgent else self._normal
+            if not queue:
+                return
+            wait = self.try_take(urgent=True)
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            queue.popleft().set_result(None)
 
     def redraw_interval(self, base_s: float, busy_tables: int) -> float:
         """Seconds between two redraws of one public table when *busy_tables* tables change at once.

@@ -68,3 +68,38 @@ async def test_acquire_serves_urgent_requests_before_waiting_redraws() -> None:
     urgent = asyncio.create_task(take("opening", True))
     await asyncio.gather(*redraws, urgent)
     assert order[0] == "opening"
+
+
+async def test_waiting_requests_are_served_in_the_order_asked_at_the_rate() -> None:
+    budget = RestBudget(200)  # a burst of 25, then one every 5 ms
+    order: list[int] = []
+
+    async def take(i: int) -> None:
+        await budget.acquire()
+        order.append(i)
+
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    await asyncio.gather(*(take(i) for i in range(45)))
+    assert order == list(range(45)), "first asked, first served"
+    assert loop.time() - start >= 20 / 200 * 0.9, "the 20 past the burst waited for the rate"
+    assert budget.granted == 45
+
+
+async def test_a_request_cancelled_while_waiting_leaves_its_place_to_the_next() -> None:
+    budget = RestBudget(8)  # a burst of 1, then one every 125 ms
+    await budget.acquire()
+    served: list[str] = []
+
+    async def take(name: str) -> None:
+        await budget.acquire()
+        served.append(name)
+
+    gone = asyncio.create_task(take("gone"))
+    stays = asyncio.create_task(take("stays"))
+    await asyncio.sleep(0)
+    gone.cancel()
+    await asyncio.wait_for(stays, timeout=2)
+    assert served == ["stays"]
+    assert gone.cancelled()
+    assert budget.granted == 2, "the cancelled request took no token"
