@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from random import Random
 from typing import Any, ClassVar, Literal
@@ -138,6 +139,17 @@ class Card:
     def __str__(self) -> str:
         return self.label
 
+    def __reduce__(self) -> tuple[Any, tuple[int, str | None, int]]:
+        # Pickled as its fields and unpickled as the one shared instance of that card: a snapshot
+        # holds every card of a game, and a dataclass's own __setstate__ costs ~10 µs a card.
+        return _card, (self.rank, self.suit, self.copy)
+
+
+@functools.cache
+def _card(rank: int, suit: str | None, copy: int) -> Card:
+    """The shared instance of a card (cards are immutable; unpickling goes through here)."""
+    return Card(rank, suit, copy)
+
 
 def standard_deck(jokers: int = 0) -> list[Card]:
     """The 52 cards in a fixed order (suit by suit, Ace to King), then *jokers* Jokers.
@@ -229,6 +241,16 @@ class BlitzCard:
 
     def __str__(self) -> str:
         return self.label
+
+    def __reduce__(self) -> tuple[Any, tuple[int, str, int]]:
+        # As Card.__reduce__: unpickled as the one shared instance of that card.
+        return _blitz_card, (self.owner, self.colour, self.value)
+
+
+@functools.cache
+def _blitz_card(owner: int, colour: str, value: int) -> BlitzCard:
+    """The shared instance of a Dutch Blitz card (unpickling goes through here)."""
+    return BlitzCard(owner, colour, value)
 
 
 def blitz_deck(owner: int) -> list[BlitzCard]:

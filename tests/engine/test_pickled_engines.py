@@ -58,3 +58,13 @@ def test_a_pickled_engine_and_its_bots_play_on_exactly_as_the_original(kind: str
             copy_seats[p].observe(visible)
         assert {p: copy_engine.view(p) for p in [*players, None]} == {p: engine.view(p) for p in [*players, None]}
     assert copy_engine.is_over == engine.is_over and (steps >= 30 or engine.is_over)
+
+
+def test_an_unpickled_card_is_the_one_shared_instance_of_that_card() -> None:
+    from bot.engine.cards import BlitzCard, Card, blitz_deck, standard_deck
+
+    for card in [*standard_deck(jokers=2), *blitz_deck(3)]:
+        copy = pickle.loads(pickle.dumps(card))
+        assert copy == card and type(copy) is type(card)
+        assert pickle.loads(pickle.dumps(card)) is copy, "one instance per card, not one per snapshot"
+    assert pickle.loads(pickle.dumps(Card(1, "S"))) != pickle.loads(pickle.dumps(BlitzCard(0, "red", 1)))
