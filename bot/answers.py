@@ -6,9 +6,17 @@ import logging
 
 import discord
 
-__all__ = ["answer_error"]
+__all__ = ["answer_error", "ANSWERING"]
 
 log = logging.getLogger("parlor")
+
+ANSWERING = "parlor_answering"
+"""Key of ``Interaction.extras`` set once a handler starts answering the interaction itself: the
+click watchdog (:func:`bot.tables.components._guarded`) then defers nothing, so the two never race
+to Discord's one initial response (a second one is refused with 40060)."""
+
+UNKNOWN_INTERACTION = 10062
+"""Discord's error code for an interaction it no longer knows (its 3 s passed unanswered)."""
 
 
 async def answer_error(interaction: discord.Interaction, message: str) -> None:
@@ -21,6 +29,13 @@ async def answer_error(interaction: discord.Interaction, message: str) -> None:
         if interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True)
         else:
+            interaction.extras[ANSWERING] = True
             await interaction.response.send_message(message, ephemeral=True)
+    except discord.NotFound as exc:
+        if exc.code != UNKNOWN_INTERACTION:
+            log.warning("could not deliver an error message for interaction %s", interaction.id, exc_info=True)
+        else:  # Discord already told the user the click failed; nothing more to say or log
+            log.warning("could not deliver an error message: Discord no longer knows interaction %s",
+                        interaction.id)
     except discord.HTTPException:
         log.warning("could not deliver an error message for interaction %s", interaction.id, exc_info=True)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot.answers import answer_error
+from bot.answers import ANSWERING, UNKNOWN_INTERACTION, answer_error
 from bot.tables.ui import (
     BUTTON_LABEL_MAX,
     CUSTOM_ID_MAX,
@@ -100,7 +100,16 @@ async def deferred(interaction: discord.Interaction) -> bool:
     pending = interaction.extras.get("parlor_deferring")
     if pending is not None:
         await asyncio.gather(pending, return_exceptions=True)
-    return interaction.response.is_done()
+    if interaction.response.is_done():
+        return True
+    interaction.extras[ANSWERING] = True  # the caller answers now: the watchdog must not defer
+    return False
+
+
+def _retrieved(task: asyncio.Future[Any]) -> None:
+    """Mark a watchdog deferral's error as seen (the handler's own answer reports what matters)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.debug("deferring a slow click failed: %s", task.exception())
 
 
 async def _guarded(interaction: discord.Interaction, handler: Any, *args: Any) -> None:
@@ -113,11 +122,21 @@ async def _guarded(interaction: discord.Interaction, handler: Any, *args: Any) -
     try:
         task = asyncio.ensure_future(handler(interaction, *args))
         done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN_S)
-        if not done and not interaction.response.is_done():
-            interaction.extras["parlor_deferring"] = asyncio.ensure_future(interaction.response.defer())
+        if not done and not interaction.response.is_done() and not interaction.extras.get(ANSWERING):
+            deferring = asyncio.ensure_future(interaction.response.defer())
+            deferring.add_done_callback(_retrieved)
+            interaction.extras["parlor_deferring"] = deferring
         await task
-    except Exception:
-        log.exception("component %s failed", interaction.data.get("custom_id") if interaction.data else "?")
+    except Exception as exc:
+        custom_id = interaction.data.get("custom_id") if interaction.data else "?"
+        if isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_INTERACTION:
+            # Discord gave up on the click before its answer came (it already showed "This
+            # interaction failed"): one line, no traceback and no second answer, which would be
+            # refused as well.
+            log.warning("component %s answered too late: Discord no longer knows interaction %s",
+                        custom_id, interaction.id)
+            return
+        log.exception("component %s failed", custom_id)
         await answer_error(interaction, "Something went wrong on our side; the error was logged. Please try again.")
 
 

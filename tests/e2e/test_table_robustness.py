@@ -192,3 +192,43 @@ async def test_a_click_whose_decision_is_slow_is_deferred_never_failed(fake: Fak
         monkeypatch.setattr(bot.storage, "set_seats", real)
         started = await fake.click(world.alice, lobby, "Start")
         assert not started.failed and started.response_type == 7, "a quick decision is answered at once"
+
+
+async def test_an_answer_in_flight_when_the_watchdog_wakes_is_not_deferred(fake: FakeDiscord, world: World,
+                                                                           tmp_path: Path, monkeypatch) -> None:
+    """The decision takes 1.5 s and its answer 1 s more on the way: the watchdog (at 2 s) must not defer
+    meanwhile, or Discord refuses the answer as the interaction's second response (40060)."""
+    async with parlor(fake, tmp_path / "p.db") as bot:
+        thread, lobby = await open_table(fake, world)
+        real = bot.storage.set_seats
+
+        async def slow_set_seats(*args, **kwargs):
+            await asyncio.sleep(1.5)
+            return await real(*args, **kwargs)
+
+        monkeypatch.setattr(bot.storage, "set_seats", slow_set_seats)
+        fake.slow_route("POST", r"/interactions/\d+/[^/]+/callback", 1.0, times=1)
+        joined = await fake.click(world.bob, lobby, "Join")
+        assert not joined.failed and joined.response_type == 7, "the handler's own answer, not a deferral"
+        await asyncio.sleep(0.5)
+        assert "bob" in fake.message(lobby.id).content
+        assert not [m for m in fake.messages(thread, visible_to=world.bob) if "Something went wrong" in (m.content or "")]
+
+
+async def test_a_click_answered_after_discords_3_s_logs_one_line(fake: FakeDiscord, world: World, tmp_path: Path,
+                                                                caplog, expected_errors: list[str]) -> None:
+    """Discord forgot the interaction before the answer came (10062): a warning without traceback, no second try."""
+    expected_errors.append(r"This interaction failed|late first response|Unknown interaction")
+    async with parlor(fake, tmp_path / "p.db") as bot:
+        thread, lobby = await open_table(fake, world)
+        fake.slow_route("POST", r"/interactions/\d+/[^/]+/callback", 3.2, times=1)
+        with caplog.at_level("WARNING"):
+            joined = await fake.click(world.bob, lobby, "Join")
+            await asyncio.sleep(3.5)
+        assert joined.failed, "Discord showed 'This interaction failed'"
+        late = [r for r in caplog.records if "answered too late" in r.getMessage()]
+        assert len(late) == 1 and late[0].exc_info is None
+        assert not [r for r in caplog.records if r.exc_info and "parlor" in r.name], "no traceback logged"
+        assert bot.tables.tables  # the table is still there and answers the next click
+        left = await fake.click(world.bob, lobby, "Leave")
+        assert not left.failed
