@@ -11,6 +11,7 @@ from bot.storage.repository import (
     EntrantRow,
     FinishedGame,
     GameRow,
+    LiveGame,
     MatchRow,
     RatingRow,
     RoundRow,
@@ -20,6 +21,5 @@ from bot.storage.repository import (
     TournamentRow,
 )
 
-__all__ = ["Storage", "GameRow", "SeatRow", "ActionRow", "SnapshotRow", "FinishedGame", "RatingRow", "TournamentRow",
-           "EntrantRow",
-           "MatchRow", "RoundRow"]
+__all__ = ["Storage", "GameRow", "SeatRow", "ActionRow", "SnapshotRow", "LiveGame", "FinishedGame", "RatingRow",
+           "TournamentRow", "EntrantRow", "MatchRow", "RoundRow"]

@@ -15,8 +15,8 @@ import aiosqlite
 
 from bot.storage.migrations import migrate
 
-__all__ = ["Storage", "GameRow", "SeatRow", "ActionRow", "SnapshotRow", "GAME_STATUSES", "TournamentRow", "EntrantRow",
-           "MatchRow", "RoundRow"]
+__all__ = ["Storage", "GameRow", "SeatRow", "ActionRow", "SnapshotRow", "LiveGame", "GAME_STATUSES", "TournamentRow",
+           "EntrantRow", "MatchRow", "RoundRow"]
 
 GAME_STATUSES = ("lobby", "running", "finished", "cancelled")
 
@@ -82,6 +82,19 @@ class SnapshotRow:
     code: str
     state: bytes
     taken_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class LiveGame:
+    """What a restart needs of one unfinished game (:meth:`Storage.live_games`): the game, its seats
+    in seat order, its latest snapshot (or ``None``) and, with a snapshot, the actions after it
+    (``tail``; without one the tail is empty: the whole log is read with :meth:`Storage.actions`).
+    """
+
+    game: GameRow
+    seats: list[SeatRow]
+    snapshot: SnapshotRow | None
+    tail: list[ActionRow]
 
 
 class Storage:
@@ -183,6 +196,31 @@ class Storage:
         async with self.db.execute(f"SELECT * FROM games WHERE status IN ({marks}) ORDER BY id", statuses) as cur:
             return [_game(r) for r in await cur.fetchall()]
 
+    async def live_games(self, *statuses: str) -> list[LiveGame]:
+        """|coro| Every game in any of *statuses*, oldest first, with its seats, snapshot and the actions
+        after the snapshot: four queries however many games (a restart restores a thousand tables
+        at once; ``docs/tables.md``, "Restarts").
+        """
+        marks = ",".join("?" * len(statuses))
+        games = await self.games_with_status(*statuses)
+        seats: dict[int, list[SeatRow]] = {g.id: [] for g in games}
+        async with self.db.execute(f"SELECT s.* FROM seats s JOIN games g ON g.id = s.game_id"
+                                   f" WHERE g.status IN ({marks}) ORDER BY s.game_id, s.seat", statuses) as cur:
+            for r in await cur.fetchall():
+                seats.setdefault(r["game_id"], []).append(_seat(r))
+        snaps: dict[int, SnapshotRow] = {}
+        async with self.db.execute(f"SELECT n.* FROM snapshots n JOIN games g ON g.id = n.game_id"
+                                   f" WHERE g.status IN ({marks})", statuses) as cur:
+            for r in await cur.fetchall():
+                snaps[r["game_id"]] = _snapshot(r)
+        tails: dict[int, list[ActionRow]] = {}
+        async with self.db.execute(f"SELECT a.* FROM games g JOIN snapshots n ON n.game_id = g.id"
+                                   f" JOIN actions a ON a.game_id = g.id AND a.seq > n.seq"
+                                   f" WHERE g.status IN ({marks}) ORDER BY a.game_id, a.seq", statuses) as cur:
+            for r in await cur.fetchall():
+                tails.setdefault(r["game_id"], []).append(_action(r))
+        return [LiveGame(g, seats.get(g.id, []), snaps.get(g.id), tails.get(g.id, [])) for g in games]
+
     async def update_game(self, game_id: int, **changes: Any) -> None:
         """|coro| Update columns of a game (``status``, ``message_id``, ``thread_id``, ``host_id``,
         ``options``, ``seed``, ``finished_at``).
@@ -226,8 +264,7 @@ class Storage:
     async def seats(self, game_id: int) -> list[SeatRow]:
         """|coro| The seats of a game in seat order."""
         async with self.db.execute("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
-            return [SeatRow(r["game_id"], r["seat"], r["player_id"], r["user_id"], r["bot_name"], r["joined_at"],
-                            r["name"]) for r in await cur.fetchall()]
+            return [_seat(r) for r in await cur.fetchall()]
 
     # ------------------------------------------------------------------ the action log
 
@@ -299,8 +336,7 @@ class Storage:
         """|coro| The action log of a game in order: the actions numbered above *after* (default: all)."""
         async with self.db.execute("SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
                                    (game_id, after)) as cur:
-            return [ActionRow(r["game_id"], r["seq"], r["player_id"], json.loads(r["action"]), r["discord_ts_ms"],
-                              r["received_at_ms"]) for r in await cur.fetchall()]
+            return [_action(r) for r in await cur.fetchall()]
 
     async def delete_actions(self, game_id: int) -> None:
         """|coro| Forget a game's actions and snapshot (a rematch reuses nothing; used when a lobby restarts)."""
@@ -329,7 +365,7 @@ class Storage:
         """|coro| The latest snapshot of a game, or ``None``."""
         async with self.db.execute("SELECT * FROM snapshots WHERE game_id = ?", (game_id,)) as cur:
             r = await cur.fetchone()
-        return SnapshotRow(r["game_id"], r["seq"], r["code"], bytes(r["state"]), r["taken_at"]) if r else None
+        return _snapshot(r) if r else None
 
         # ------------------------------------------------------------------ results
 
@@ -710,6 +746,19 @@ def _match(r: aiosqlite.Row) -> MatchRow:
     return MatchRow(r["tournament_id"], r["round"], r["number"], tuple(json.loads(r["players"])), r["status"],
                     r["game_id"], r["opened_at"], tuple(json.loads(r["shown"])),
                     json.loads(r["result"]) if r["result"] else None)
+
+
+def _seat(r: Any) -> SeatRow:
+    return SeatRow(r["game_id"], r["seat"], r["player_id"], r["user_id"], r["bot_name"], r["joined_at"], r["name"])
+
+
+def _action(r: Any) -> ActionRow:
+    return ActionRow(r["game_id"], r["seq"], r["player_id"], json.loads(r["action"]), r["discord_ts_ms"],
+                     r["received_at_ms"])
+
+
+def _snapshot(r: Any) -> SnapshotRow:
+    return SnapshotRow(r["game_id"], r["seq"], r["code"], bytes(r["state"]), r["taken_at"])
 
 
 def _game(r: aiosqlite.Row) -> GameRow:

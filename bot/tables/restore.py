@@ -14,6 +14,7 @@ import secrets
 
 from bot.engine import Engine, IllegalAction
 from bot.engine.bots import Bot
+from bot.storage import LiveGame
 from bot.tables import snapshots
 from bot.tables.core import Actor, now_ms, posted_ms
 from bot.tables.lobby import TableLobby
@@ -71,7 +72,8 @@ class TableRestore(TableLobby):
         action logs, re-arming their tasks and posting a "restored" notice. Returns how many.
         """
         restored = 0
-        for row in await self.storage.games_with_status("lobby", "running"):
+        for live in await self.storage.live_games("lobby", "running"):
+            row = live.game
             if row.kind not in self.uis or row.id in self.tables or row.thread_id is None:
                 continue
             if not self._on_this_shard(row.guild_id):
@@ -79,7 +81,7 @@ class TableRestore(TableLobby):
             engine_cls = self._engine_cls(row.kind)
             seats = [Seat(s.player_id, s.user_id, s.bot_name,
                           s.name or (f"Bot ({s.bot_name})" if s.bot_name else f"<@{s.user_id}>"))
-                     for s in await self.storage.seats(row.id)]
+                     for s in live.seats]
             table = Table(id=row.id, kind=row.kind, title=engine_cls.title or row.kind, guild_id=row.guild_id,
                           channel_id=row.channel_id or row.thread_id, thread_id=row.thread_id,
                           host_id=row.host_id or 0, options=row.options, seed=row.seed,
@@ -89,7 +91,7 @@ class TableRestore(TableLobby):
             self.tables[row.id] = table
             if row.status == "running":
                 try:
-                    self._start_engine(table, await self._load_game(table))
+                    self._start_engine(table, await self._load_game(table, live))
                 except (IllegalAction, ValueError):
                     log.exception("table %s could not be replayed; it is cancelled", row.id)
                     await self._cancel(table)
@@ -104,10 +106,11 @@ class TableRestore(TableLobby):
             restored += 1
         return restored
 
-    async def _load_game(self, table: Table) -> tuple[Engine, dict[str, Bot]]:
-        """|coro| The engine and bots of running *table* as stored: its latest snapshot and the actions
-        after it, or, without a snapshot this code can read, the whole log from the deal
-        (``docs/tables.md``, "Restarts"). Sets the table's checkpoint and tail; a long replay is
+    async def _load_game(self, table: Table, live: LiveGame) -> tuple[Engine, dict[str, Bot]]:
+        """|coro| The engine and bots of running *table* as stored (*live*, from
+        :meth:`~bot.storage.Storage.live_games`): its latest snapshot and the actions after it, or,
+        without a snapshot this code can read, the whole log from the deal (``docs/tables.md``,
+        "Restarts"). Sets the table's checkpoint and tail; a long replay is
         snapshotted at once, so the next restart is quick.
 
         Raises
@@ -116,9 +119,9 @@ class TableRestore(TableLobby):
             The stored log does not replay.
         """
         engine_cls = self._engine_cls(table.kind)
-        snap = await self.storage.snapshot(table.id)
+        snap = live.snapshot
         if snap is not None and snap.code == snapshots.code_version(engine_cls):
-            tail = [(a.player_id, a.action) for a in await self.storage.actions(table.id, after=snap.seq)]
+            tail = [(a.player_id, a.action) for a in live.tail]
             try:
                 engine, bots = self._rebuild(table, tail, snap.state)
             except (IllegalAction, ValueError):

@@ -40,10 +40,10 @@ async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
         yield storage
 
 
-async def running(tables: OfflineTables, kind: str = "blitz", bots: int = 0) -> Table:
-    """A running table of *kind*: alice and bob, plus *bots* of the game's default bot."""
+async def running(tables: OfflineTables, kind: str = "blitz", bots: int = 0, channel_id: int = 20) -> Table:
+    """A running table of *kind* in channel *channel_id*: alice and bob, plus *bots* of the game's default bot."""
     options = {"lives": 10} if kind == "blitz" else {"jump_in_grace_seconds": 0}
-    table = await tables.create(kind, ALICE, options, None, guild_id=10, channel_id=20)
+    table = await tables.create(kind, ALICE, options, None, guild_id=10, channel_id=channel_id)
     tables.tables[table.id] = table
     await tables.storage.update_game(table.id, thread_id=table.thread_id)  # as the Discord layer does
     await tables.join(table, BOB)
@@ -199,4 +199,27 @@ async def test_a_move_that_cannot_be_stored_is_undone_from_the_snapshot(storage:
     assert views(table) == before and table.engine is not None and table.engine.action_count == count
     monkeypatch.undo()
     await play(tables, table, 3, seed=9)
+    await tables.shutdown()
+
+
+async def test_live_games_reads_every_unfinished_game_with_its_seats_snapshot_and_tail_at_once(
+        storage: Storage) -> None:
+    """What a restart reads (Storage.live_games): a game with a snapshot comes with only the actions
+    after it; one without a snapshot with none (the restore reads its whole log); finished games not at all."""
+    tables = service(storage)
+    snapped, young, done = [await running(tables, channel_id=c) for c in (20, 21, 22)]
+    await play(tables, snapped, 70)
+    await play(tables, young, 5)
+    await storage.update_game(done.id, status="finished")
+    tables._stop_tasks(snapped)
+    tables._stop_tasks(young)
+
+    live = {g.game.id: g for g in await storage.live_games("lobby", "running")}
+    assert set(live) == {snapped.id, young.id}
+    assert live[snapped.id].seats == await storage.seats(snapped.id)
+    assert live[snapped.id].snapshot == await storage.snapshot(snapped.id)
+    assert [a.seq for a in live[snapped.id].tail] == list(range(65, 71)), "only the moves after the snapshot"
+    assert live[snapped.id].tail == await storage.actions(snapped.id, after=64)
+    assert live[young.id].snapshot is None and live[young.id].tail == []
+    assert [s.player_id for s in live[young.id].seats] == [s.player_id for s in young.seats]
     await tables.shutdown()
