@@ -132,16 +132,34 @@ class ActionCodec:
         *key* is shorter than 16 bytes.
     """
 
-    __slots__ = ("key",)
+    __slots__ = ("key", "_memo")
+
+    MEMO_SIZE = 2048
+    """Tokens one codec remembers (a board draws the same few dozen on every redraw)."""
 
     def __init__(self, key: bytes) -> None:
         if len(key) < 16:
             raise ValueError(f"a codec key must have at least 16 bytes, got {len(key)}")
         self.key = key[:64]  # blake2b takes keys of at most 64 bytes
+        self._memo: dict[Any, str] = {}
 
     def _hash(self, domain: str, text: str) -> str:
         digest = hashlib.blake2b(f"{domain}\x00{text}".encode(), key=self.key, digest_size=8).digest()
         return base64.b32encode(digest).decode("ascii").lower()[:TOKEN_CHARS]
+
+    def _memo_hash(self, domain: str, value: Mapping[str, Any]) -> str:
+        """``_hash(domain, canonical_json(value))``, remembered for flat dicts of plain values."""
+        try:
+            key = (domain, *sorted((k, type(v), v) for k, v in value.items()))
+            token = self._memo.get(key)
+        except TypeError:  # a list or dict inside, or keys that do not sort: no memo
+            return self._hash(domain, canonical_json(value))
+        if token is None:
+            token = self._hash(domain, canonical_json(value))
+            if len(self._memo) >= self.MEMO_SIZE:
+                self._memo.clear()
+            self._memo[key] = token
+        return token
 
     def token(self, action: Action) -> str:
         """The token of *action* (``k.`` + 12 base32 characters, 14 in all, within ``TOKEN_PATTERN``).
@@ -151,7 +169,7 @@ class ActionCodec:
         TypeError
             *action* holds something JSON cannot carry.
         """
-        return ACTION_PREFIX + self._hash("action", canonical_json(action))
+        return ACTION_PREFIX + self._memo_hash("action", action)
 
     def selection_token(self, selection_id: str) -> str:
         """The token of a picker step, *selection_id* being its canonical description (``s.`` + 12)."""
@@ -170,7 +188,7 @@ class ActionCodec:
         TypeError
             *intent* holds something JSON cannot carry.
         """
-        return INTENT_PREFIX + self._hash("intent", canonical_json(intent))
+        return INTENT_PREFIX + self._memo_hash("intent", intent)
 
     def decode_intent(self, token: str, vocabulary: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
         """The intent among *vocabulary* (every intent the UI's boards may carry) whose token is *token*.
@@ -226,8 +244,14 @@ def codec_for(table: Table, player: str) -> ActionCodec:
     """
     secret = table.codec_secret
     if secret is not None:
-        return ActionCodec(_fast_key(secret, player))
-    return ActionCodec(derive_key(str(table.seed), player))
+        return _codec(_fast_key(secret, player))
+    return _codec(derive_key(str(table.seed), player))
+
+
+@lru_cache(maxsize=4096)
+def _codec(key: bytes) -> ActionCodec:
+    """One codec per key, so that its token memo lasts from one board to the next."""
+    return ActionCodec(key)
 
 
 @lru_cache(maxsize=4096)

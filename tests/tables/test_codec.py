@@ -151,3 +151,18 @@ def test_an_intent_round_trips_and_an_unknown_one_is_refused() -> None:
         codec.decode_intent(tokens[0], vocabulary[1:])
     with pytest.raises(TableError, match="older board"):
         codec.decode_intent("c:wood", vocabulary)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.dictionaries(st.text(max_size=5), st.one_of(st.booleans(), st.integers(), st.text(max_size=5),
+                                                                 st.none(), st.lists(st.integers(), max_size=2)),
+                                max_size=4), max_size=8))
+def test_remembered_tokens_are_the_tokens_made_afresh(values: list[dict]) -> None:
+    """The codec remembers tokens (a board redraws the same buttons); a remembered one is the same
+    token as a fresh codec makes, and True and 1 (equal in Python, not in JSON) keep their own."""
+    remembering = ActionCodec(b"m" * 32)
+    for value in values * 2:
+        assert remembering.token(value) == ActionCodec(b"m" * 32).token(value)
+        assert remembering.intent_token(value) == ActionCodec(b"m" * 32).intent_token(value)
+    assert remembering.token({"x": True}) != remembering.token({"x": 1})
+    assert remembering.token({"x": 1.0}) != remembering.token({"x": 1})
