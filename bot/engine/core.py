@@ -10,6 +10,7 @@ An engine is a pure, seeded state machine:
   the state untouched;
 * :meth:`Engine.view` is the JSON-ready information set of one player (``None``: spectators);
 * :attr:`Engine.is_over` / :meth:`Engine.result` tell the end and the scores;
+  :meth:`Engine.standing` places the players of an unfinished game;
 * :meth:`Engine.log` / :meth:`Engine.replay` record and reproduce a game exactly.
 
 Engines never import ``discord`` or ``asyncio``, never read the clock and never use the global
@@ -21,7 +22,7 @@ round-trip through storage, custom ids and the simulator unchanged.
 
 Game authors subclass :class:`Engine` and implement the underscore hooks:
 ``_setup``, ``_legal_actions``, ``_apply``, ``_view``, ``_is_over``, ``_result`` and
-``hidden_cards``.
+``hidden_cards``, and, to place an unfinished game (:meth:`Engine.standing`), ``_standing``.
 """
 
 from __future__ import annotations
@@ -255,6 +256,15 @@ class Engine:
         moderator take them, seated or not, and bots never choose them (``docs/tables.md``).
     play_mode:
         :data:`TURNS` (the default) or :data:`SIMULTANEOUS`: whether the table runs turn timers.
+    lowest_score_wins:
+        ``True`` when the game's scores (:attr:`Result.scores`, :meth:`standing`) are better the
+        lower they are (Dutch's penalty points); ``False`` (the default) when higher is better.
+        Code that adds scores up across games (a tournament's game points) reads it.
+    timeout_continues:
+        Action types that finish a turn the table's timer already began for a player: after a
+        timeout's first :meth:`timeout_action`, the table goes on with the player's next one while
+        its type is listed here (Dutch's discard after the timed-out draw), so one timeout plays one
+        whole turn (``docs/tables.md``, "Turn timers"). Empty by default.
 
     Instance attributes
     -------------------
@@ -279,6 +289,8 @@ class Engine:
     conformance_options: ClassVar[Mapping[str, Any]] = {}
     table_actions: ClassVar[frozenset[str]] = frozenset()
     play_mode: ClassVar[str] = TURNS
+    lowest_score_wins: ClassVar[bool] = False
+    timeout_continues: ClassVar[frozenset[str]] = frozenset()
 
     players: tuple[str, ...]
     seed: int
@@ -419,6 +431,27 @@ class Engine:
         """The final :class:`Result`, or ``None`` while the game runs."""
         return self._result() if self.is_over else None
 
+    def standing(self) -> Result:
+        """The game's standing now: its final :meth:`result` once over, else a provisional one.
+
+        The provisional standing places the players as the game stands at this moment, for a
+        game stopped before its end (a tournament's forced round, ``docs/tournaments.md`` §9):
+        ``scores`` in the game's own unit (better when higher, or when lower for a game with
+        :attr:`lowest_score_wins`), ``ranks`` from 1 (ties share a rank; they need not follow
+        the scores alone), ``winners`` the players ranked 1, and ``detail`` ``{"provisional": True}``.
+        It uses only what every player may see (no hidden card is counted) and does not change
+        the game. Each game states in its rules page how an unfinished game is placed and
+        overrides :meth:`_standing`; the default places everyone level on a score of 0.
+
+        Returns
+        -------
+        Result
+            Every seated player appears in ``scores`` and ``ranks``.
+        """
+        if self.is_over:
+            return self._result()
+        return self._standing()
+
     def to_act(self) -> list[str]:
         """The players who have at least one legal action now, in seat order."""
         return [p for p in self.players if self.legal_actions(p)]
@@ -545,6 +578,26 @@ class Engine:
 
     def _result(self) -> Result:
         raise NotImplementedError
+
+    def _standing(self) -> Result:
+        """The provisional standing of a game not over yet (:meth:`standing`); default: all level on 0."""
+        return self._provisional({p: 0.0 for p in self.players})
+
+    def _provisional(self, scores: Mapping[str, float], ranks: Mapping[str, int] | None = None) -> Result:
+        """A provisional :meth:`standing` from *scores* (ranked by :attr:`lowest_score_wins`) or from *ranks*.
+
+        Parameters
+        ----------
+        scores:
+            Every player's score now, in the game's own unit.
+        ranks:
+            Every player's rank (1 = best, ties share), when the scores alone do not place them.
+        """
+        if ranks is None:
+            return Result.from_scores(scores, higher_is_better=not self.lowest_score_wins,
+                                      detail={"provisional": True})
+        winners = tuple(p for p in self.players if ranks[p] == 1)
+        return Result(dict(scores), dict(ranks), winners, {"provisional": True})
 
     # ------------------------------------------------------------------ helpers
 

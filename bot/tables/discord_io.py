@@ -62,6 +62,40 @@ class _Reply:
     board_of: str | None = None  # the sent message is this player's private board (kept live)
     sent: discord.WebhookMessage | None = None  # the follow-up it went out as, when the answer was deferred
     version: int = 0  # the table version a board shows
+    message_id: int | None = None  # the message a "send" became, when Discord said
+    followup_of: str | None = None  # the player whose board went out as a follow-up (not kept live)
+
+
+@dataclass
+class _Board(OpenBoard):
+    """An :class:`~bot.tables.table.OpenBoard` that knows its message, when Discord said which."""
+
+    message_id: int | None = None
+
+
+class _FollowUp:
+    """A board sent as a follow-up, edited through its webhook message: the one edit that hides a
+    timed note on it (a follow-up is not the interaction's own message, so it is not kept live).
+    """
+
+    def __init__(self, message: discord.WebhookMessage) -> None:
+        self.message = message
+
+    async def edit_original_response(self, *, content: str, view: discord.ui.View | None) -> None:
+        await self.message.edit(content=content, view=view)
+
+
+def _board_message_id(interaction: discord.Interaction, reply: _Reply) -> int | None:
+    """The message *reply* (answering *interaction*) is a board on, or ``None`` when unknown.
+
+    A board sent anew is the message Discord created for the answer; a click on a board edits the
+    board it was on (an ephemeral message; a click on the public table message sends a new board).
+    """
+    if reply.kind != "edit":
+        return reply.message_id
+    message = getattr(interaction, "message", None)
+    flags = getattr(message, "flags", None)
+    return message.id if message is not None and getattr(flags, "ephemeral", False) else None
 
 
 class DiscordTables(TableRestore):
@@ -90,6 +124,9 @@ class DiscordTables(TableRestore):
         self.budget = RestBudget(config.rest_per_second)
         self.live_boards = True
         self.board_token_s: float = BOARD_TOKEN_S
+        self._fading: dict[int, list[tuple[str, OpenBoard]]] = {}
+        """Table id to the replaced boards that still show a timed private note (a peek), each with
+        its player: they are edited until the note is gone (:meth:`_remember_board`)."""
 
     # ------------------------------------------------------------------ who asks
 
@@ -271,12 +308,14 @@ class DiscordTables(TableRestore):
                 return
             reply.sent = await interaction.followup.send(reply.content, view=reply.view or discord.utils.MISSING,
                                                          ephemeral=reply.ephemeral, wait=True)
-            reply.board_of = None  # a follow-up is not the interaction's own message: it cannot stay live
+            # A follow-up is not the interaction's own message: it cannot stay live.
+            reply.followup_of, reply.board_of = reply.board_of, None
         elif reply.kind == "edit":
             await interaction.response.edit_message(content=reply.content, view=reply.view)
         else:
-            await interaction.response.send_message(reply.content, view=reply.view or discord.utils.MISSING,
-                                                    ephemeral=reply.ephemeral)
+            sent = await interaction.response.send_message(reply.content, view=reply.view or discord.utils.MISSING,
+                                                           ephemeral=reply.ephemeral)
+            reply.message_id = getattr(sent, "message_id", None)
 
     def _lobby_view(self, table: Table) -> discord.ui.View:
         bots = [(name, f"Add a bot: {name}" + ("" if name == self.strength(table.kind, name)
@@ -429,12 +468,40 @@ class DiscordTables(TableRestore):
 
     def _remember_board(self, table: Table, reply: _Reply, interaction: discord.Interaction,
                         selection: str | None = None, note: str = "") -> None:
-        """Keep *interaction* as the token that edits *reply*'s board, so it is refreshed as the table changes."""
-        if reply.board_of is None or not self.live_boards or table.status != "running":
+        """Keep *interaction* as the token that edits *reply*'s board, so it is refreshed as the table changes.
+
+        Only a player's newest board follows the table. A board it replaces on another message that
+        still shows a timed private note (a peek) is kept aside and edited once more when the note's
+        time is up, so no message keeps showing the face (``docs/tables.md``, "Live boards").
+        """
+        if not self.live_boards or table.status != "running":
             return
         now = now_ms()
-        table.boards[reply.board_of] = OpenBoard(interaction, now, reply.version, selection, note, now,
-                                                 notes=tuple(table.notes_for(reply.board_of, now)))
+        if reply.followup_of is not None and reply.sent is not None:  # only to hide a peek on it
+            shown = _Board(_FollowUp(reply.sent), now, reply.version,
+                           notes=tuple(table.notes_for(reply.followup_of, now)))
+            if self._shows_timed_note(table, reply.followup_of, shown):
+                self._fading.setdefault(table.id, []).append((reply.followup_of, shown))
+                table.boards_dirty.set()
+            return
+        if reply.board_of is None:
+            return
+        player = reply.board_of
+        board = _Board(interaction, now, reply.version, selection, note, now,
+                       notes=tuple(table.notes_for(player, now)), message_id=_board_message_id(interaction, reply))
+        old = table.boards.get(player)
+        if (old is not None and old.interaction is not interaction and self._shows_timed_note(table, player, old)
+                and not (isinstance(old, _Board) and old.message_id is not None
+                         and old.message_id == board.message_id)):
+            self._fading.setdefault(table.id, []).append((player, old))
+            table.boards_dirty.set()
+        table.boards[player] = board
+
+    @staticmethod
+    def _shows_timed_note(table: Table, player: str, board: OpenBoard) -> bool:
+        """Whether *board* shows a private note that is to be hidden again (a peek), expired or not."""
+        lasting = {n.text for n in table.private_notes.get(player, []) if n.until_ms is None}
+        return any(text not in lasting for text in board.notes)
 
     async def on_move(self, interaction: discord.Interaction, table_id: int, version: int, token: str) -> None:
         """|coro| A button on a private board: the one path every human move takes.
@@ -563,23 +630,44 @@ class DiscordTables(TableRestore):
             if self._closing:
                 return
             await asyncio.gather(*(self._refresh_board(table, player, board)
-                                   for player, board in list(table.boards.items())))
+                                   for player, board in list(table.boards.items())),
+                                 self._refresh_fading(table))
             if table.status != "running":
                 table.boards.clear()
+                self._fading.pop(table.id, None)
                 return
 
-    async def _refresh_board(self, table: Table, player: str, board: OpenBoard) -> None:
-        """Edit one open board to the table's current state (or tell its owner it stops updating)."""
+    async def _refresh_fading(self, table: Table) -> None:
+        """Edit each replaced board that still shows a timed note; forget it once it shows none."""
+        fading = list(self._fading.get(table.id, []))
+        if not fading:
+            return
+        done = await asyncio.gather(*(self._refresh_board(table, player, board) for player, board in fading))
+        kept = [(player, board) for (player, board), ok in zip(fading, done, strict=True)
+                if ok and self._shows_timed_note(table, player, board)]
+        current = self._fading.get(table.id, [])
+        kept += current[len(fading):]  # replaced while these were being edited
+        if kept:
+            self._fading[table.id] = kept
+        else:
+            self._fading.pop(table.id, None)
+
+    async def _refresh_board(self, table: Table, player: str, board: OpenBoard) -> bool:
+        """Edit one open board to the table's current state (or tell its owner it stops updating).
+
+        Returns whether the board can still be edited.
+        """
         age_s = (now_ms() - board.opened_ms) / 1000
         expiring, last = age_s >= self.board_token_s * 0.8, age_s >= self.board_token_s * 0.93
         notes = tuple(table.notes_for(player, now_ms()))
         if (board.version == table.version and notes == board.notes and not last
                 and (board.warned or not expiring)):
-            return
+            return True
         seat = table.seat_of_player(player)
         if seat is None or seat.is_bot or table.engine is None:
-            table.boards.pop(player, None)
-            return
+            if table.boards.get(player) is board:
+                table.boards.pop(player, None)
+            return False
         note = board.note if now_ms() - board.note_ms < BOARD_NOTE_S * 1000 else ""
         if last:
             note = ("⌛ This board no longer updates by itself: press **Open my board** (or `/table board`) "
@@ -595,12 +683,13 @@ class DiscordTables(TableRestore):
             log.info("table %s: the board of %s can no longer be edited (%s)", table.id, player, exc.code)
             if table.boards.get(player) is board:
                 table.boards.pop(player, None)
-            return
+            return False
         board.version, board.warned, board.notes = version, expiring, notes
         if last and table.boards.get(player) is board:
             table.boards.pop(player, None)
         if board.version != table.version:
             table.boards_dirty.set()
+        return True
 
     async def _redraw_loop(self, table: Table) -> None:
         """Edit the public message at most once per interval, latest state wins.

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 
 from bot.engine import TURNS
 from bot.tables.core import bot_speed_factor, now_ms, wait_event, wall_ms
@@ -20,6 +19,9 @@ from bot.tables.ui import GameUI
 __all__ = ["TableLoops"]
 
 log = logging.getLogger("parlor.tables")
+
+TIMEOUT_MOVES_MAX = 8
+"""The most moves one timeout makes for a player (a whole turn is two or three)."""
 
 
 class TableLoops(TablePlay):
@@ -115,7 +117,8 @@ class TableLoops(TablePlay):
                 await asyncio.sleep(1)
 
     async def _timer_loop(self, table: Table) -> None:
-        """Turn timers: warn, then take the game's timeout action, then after N timeouts seat a bot.
+        """Turn timers: warn, then play the rest of the turn (:meth:`_time_out`), then after N missed
+        turns in a row seat a bot.
 
         Guarded by the state version: any change restarts the timer, so a stale timer never fires
         on a new turn. Durations come from ``[tables]`` (seconds) times :attr:`timer_scale`.
@@ -143,14 +146,34 @@ class TableLoops(TablePlay):
             for seat in waiting:
                 if table.version != version or table.status != "running":
                     break
-                action = engine.timeout_action(seat.player_id)
-                if action is None:
-                    continue
-                outcome = await self.submit(table, seat.player_id, action, int(time.time() * 1000))
-                if outcome.accepted:
+                if await self._time_out(table, seat.player_id):
                     table.timeouts[seat.player_id] = table.timeouts.get(seat.player_id, 0) + 1
                     if table.timeouts[seat.player_id] >= cfg.timeouts_before_bot:
                         await self._replace_with_bot(table, seat, "timed out too often")
+
+    async def _time_out(self, table: Table, player: str) -> bool:
+        """|coro| *player*'s timer ran out: make the game's timeout moves for them, the whole turn.
+
+        The first is the engine's ``timeout_action``; after it the table goes on with the player's
+        next timeout move while that one's type is in the engine's ``timeout_continues`` (the steps
+        of the same turn: Dutch's discard after the draw and a skipped power, Blitz's discard), so
+        one timeout is one missed turn (``docs/tables.md``, "Turn timers"). A move that begins
+        something new (a draw, the opening look, the next round) waits for a timer of its own.
+        Returns whether any move was made.
+        """
+        engine = table.engine
+        assert engine is not None
+        continues = type(engine).timeout_continues
+        made = 0
+        while table.status == "running" and table.engine is engine and made < TIMEOUT_MOVES_MAX:
+            action = engine.timeout_action(player)
+            if action is None or (made and action.get("type") not in continues):
+                break
+            outcome = await self.submit(table, player, action, wall_ms())
+            if not outcome.accepted:
+                break
+            made += 1
+        return made > 0
 
     async def _idle_loop(self, table: Table) -> None:
         """Real-time games: warn an idle person, then seat a bot; make the not-ready ready between hands.

@@ -158,10 +158,19 @@ class TablePlay(TableCore):
         await self._close_race(table, resource)
 
     async def _close_race(self, table: Table, resource: str) -> None:
+        """Apply the claims of *resource*'s window in Discord-timestamp order (``docs/design.md`` §4).
+
+        The first accepted claim wins the race. Every later claim lost it, whether the engine refuses
+        it or accepts it as a late move (aggressive Dutch's right jump-in that came too late,
+        ``docs/rules/dutch.md`` §7.6): its player is told who was first and by how many ms, and the
+        winner whom they beat. Claimants are answered once the whole window is applied, so the
+        winner's answer names everyone it beat.
+        """
         assert table.arbiter is not None
         claims = table.arbiter.close(resource)
         winner: Claim | None = None
         winner_outcome = Outcome(False)
+        decided: list[tuple[Claim, Outcome]] = []
         async with table.lock:
             for claim in claims:
                 try:
@@ -171,13 +180,14 @@ class TablePlay(TableCore):
                     if not claim.payload.done():
                         claim.payload.set_exception(exc)
                     continue
-                if outcome.accepted:
-                    if winner is None:
-                        winner, winner_outcome = claim, outcome
+                if outcome.accepted and winner is None:
+                    winner, winner_outcome = claim, outcome
                 elif winner is not None:
                     outcome.beaten_by = winner.player
                     outcome.margin_ms = claim.discord_ts_ms - winner.discord_ts_ms
                     winner_outcome.beat.append((claim.player, outcome.margin_ms))
+                decided.append((claim, outcome))
+            for claim, outcome in decided:
                 if not claim.payload.done():
                     claim.payload.set_result(outcome)
 
@@ -254,6 +264,9 @@ class TablePlay(TableCore):
             lines = [note] if note else []
             for loser, margin in outcome.beat:
                 lines.append(f"⚡ You got there first — ahead of {table.display_name(loser)} by {margin} ms.")
+            if outcome.beaten_by:  # played, but late: the race was somebody else's
+                lines.append(f"⏱ Too late: {table.display_name(outcome.beaten_by)} got there first by "
+                             f"{outcome.margin_ms} ms.")
             return "\n".join(lines)
         text = f"Refused: {outcome.reason}"
         if outcome.beaten_by:

@@ -57,7 +57,8 @@ class Outcome:
     reason:
         The engine's refusal reason (empty when accepted).
     beaten_by:
-        For a refused claim, the player whose claim in the same window was accepted before it.
+        For a claim that lost the race (refused, or accepted by the engine but too late, as a second
+        correct Dutch jump-in), the player whose claim in the same window was accepted first.
     margin_ms:
         By how many milliseconds (Discord timestamps) the winner was earlier.
     events:

@@ -12,7 +12,7 @@ their results.
 >>> r.outcome("ann"), r.outcome("bob"), r.points("bob")
 (<Outcome.LOSS: 'loss'>, <Outcome.WIN: 'win'>, Fraction(3, 1))
 >>> Round.of([m, Match(("cat",))]).results
-(None, Result(places={'cat': 1}, forfeits=frozenset(), scores={}, forced=False))
+(None, Result(places={'cat': 1}, forfeits=frozenset(), scores={}, forced=False, lowest_wins=False))
 """
 
 from __future__ import annotations
@@ -91,10 +91,15 @@ class Result:
     forfeits:
         The players who forfeited: they score 0 and count as beaten by everyone who did not.
     scores:
-        The game's own score of each player (Dutch Blitz points, …), for the *game points*
-        tie-break; empty for a bye or a forfeit. Missing players count 0.
+        The game's own score of each player (Dutch Blitz points, Dutch penalty totals, …), for the
+        *game points* tie-break (:meth:`game_points`); empty for a bye or a forfeit. Missing
+        players count 0.
     forced:
         Whether the organizer forced it from an unfinished game (:func:`bot.tournaments.forced.decide`).
+    lowest_wins:
+        Whether the game's scores are better when lower (the game's
+        :attr:`bot.engine.core.Engine.lowest_score_wins`, e.g. Dutch): :meth:`game_points` then
+        counts how far below the table's highest score a player finished.
 
     Raises
     ------
@@ -106,6 +111,7 @@ class Result:
     forfeits: frozenset[PlayerId] = frozenset()
     scores: Mapping[PlayerId, float] = field(default_factory=dict)
     forced: bool = False
+    lowest_wins: bool = False
 
     def __post_init__(self) -> None:
         if not self.places:
@@ -147,9 +153,11 @@ class Result:
 
     @classmethod
     def ranked(cls, places: Mapping[PlayerId, int], *, scores: Mapping[PlayerId, float] | None = None,
-               forfeits: Iterable[PlayerId] = (), forced: bool = False) -> Result:
-        """A multiplayer table's result from its finishing places (1 = best, ties share a place)."""
-        return cls(dict(places), frozenset(forfeits), dict(scores or {}), forced)
+               forfeits: Iterable[PlayerId] = (), forced: bool = False, lowest_wins: bool = False) -> Result:
+        """A table's result from its finishing places (1 = best, ties share a place); *lowest_wins* as
+        the attribute.
+        """
+        return cls(dict(places), frozenset(forfeits), dict(scores or {}), forced, lowest_wins)
 
     @property
     def players(self) -> tuple[PlayerId, ...]:
@@ -190,6 +198,27 @@ class Result:
             return BYE_POINTS
         beat, tied = self.beaten_and_tied(player)
         return (WIN_POINTS * beat + DRAW_POINTS * tied) / (len(self.places) - 1)
+
+    def game_points(self, player: PlayerId) -> Fraction:
+        """*player*'s game points from this match (``docs/tournaments.md`` §6): more is always better.
+
+        For a game won by the highest score, the player's own score. For a game won by the lowest
+        (:attr:`lowest_wins`), how far the player's score is below the highest score of the match,
+        so the best of the table gains the most and the worst nothing. A bye, a forfeiter and a
+        player without a score gain nothing.
+
+        >>> Result.win("a", "b", scores={"a": 12, "b": 7}).game_points("a")
+        Fraction(12, 1)
+        >>> dutch = Result.ranked({"a": 1, "b": 2}, scores={"a": 5, "b": 40}, lowest_wins=True)
+        >>> dutch.game_points("a"), dutch.game_points("b")
+        (Fraction(35, 1), Fraction(0, 1))
+        """
+        if player not in self.scores or player in self.forfeits:
+            return Fraction(0)
+        own = Fraction(self.scores[player])
+        if not self.lowest_wins:
+            return own
+        return max(Fraction(v) for q, v in self.scores.items() if q not in self.forfeits) - own
 
     def outcome(self, player: PlayerId) -> Outcome:
         """*player*'s outcome, as a two-player match (win, loss, draw, bye or forfeit)."""
@@ -272,7 +301,8 @@ class Standing:
         The first tie-break: opponents' match-win percentage (two-player, each opponent's floored
         at 1/3) or Buchholz (pods): a fraction from 0 to 1 or a sum of points.
     game_points:
-        The second tie-break: the sum of the game's own scores over the player's matches.
+        The second tie-break: the sum of :meth:`Result.game_points` over the player's matches
+        (the game's own scores, counted so that more is better).
     head_to_head:
         The third tie-break: points scored against the players tied with this one on everything
         before (0 when nobody is).

@@ -35,6 +35,7 @@ from fractions import Fraction
 from random import Random
 from typing import Any, Protocol
 
+from bot.engine.core import Result as EngineResult
 from bot.storage import EntrantRow, MatchRow, RoundRow, Storage, TournamentRow
 from bot.tables.core import Actor
 from bot.tables.table import TableError
@@ -42,8 +43,8 @@ from bot.tournaments import elimination, forced, pods, round_robin, swiss
 from bot.tournaments.model import Match, Result, Round, Standing
 from bot.tournaments.standings import standings
 
-__all__ = ["TournamentService", "TournamentError", "TableHost", "FORMATS", "STATUSES", "current_scores",
-           "result_from_game", "result_to_json", "result_from_json"]
+__all__ = ["TournamentService", "TournamentError", "TableHost", "FORMATS", "STATUSES", "result_from_game",
+           "result_to_json", "result_from_json"]
 
 log = logging.getLogger("parlor.tournaments")
 
@@ -97,23 +98,28 @@ def _now_ms() -> int:
 
 
 def result_to_json(result: Result) -> dict[str, Any]:
-    """A :class:`~bot.tournaments.model.Result` as stored (``{"places", "forfeits", "scores", "forced"}``)."""
+    """A :class:`~bot.tournaments.model.Result` as stored (``{"places", "forfeits", "scores", "forced",
+    "lowest_wins"}``).
+    """
     return {"places": dict(result.places), "forfeits": sorted(result.forfeits),
-            "scores": {p: float(s) for p, s in result.scores.items()}, "forced": result.forced}
+            "scores": {p: float(s) for p, s in result.scores.items()}, "forced": result.forced,
+            "lowest_wins": result.lowest_wins}
 
 
 def result_from_json(data: dict[str, Any]) -> Result:
-    """The stored form back as a :class:`~bot.tournaments.model.Result`."""
+    """The stored form back as a :class:`~bot.tournaments.model.Result` (a missing key: its default)."""
     return Result(dict(data["places"]), frozenset(data.get("forfeits", ())), dict(data.get("scores", {})),
-                  bool(data.get("forced", False)))
+                  bool(data.get("forced", False)), bool(data.get("lowest_wins", False)))
 
 
-def result_from_game(players: Sequence[str], game: dict[str, Any], gone: Sequence[str] = ()) -> Result:
+def result_from_game(players: Sequence[str], game: dict[str, Any], gone: Sequence[str] = (), *,
+                     lowest_wins: bool = False) -> Result:
     """A match's result from its finished game's stored result (``{"scores", "ranks"}``).
 
     Players in *gone* (a no-show, a player whose seat a bot finished, a drop) forfeit
     (``docs/tournaments.md`` §2): they take the last place and score nothing; the others keep
-    the game's ranks and scores.
+    the game's ranks and scores. *lowest_wins* is the game's
+    :attr:`~bot.engine.core.Engine.lowest_score_wins`, kept on the result for its game points (§6).
 
     >>> r = result_from_game(["u1", "u2"], {"scores": {"u1": 3, "u2": 5}, "ranks": {"u1": 2, "u2": 1}})
     >>> r.outcome("u2"), dict(r.scores)
@@ -129,36 +135,7 @@ def result_from_game(players: Sequence[str], game: dict[str, Any], gone: Sequenc
     places = {p: 1 + sum(1 for q in here if ranks[q] < ranks[p]) for p in here}
     places |= {p: len(players) for p in out}
     scores = {p: float(game.get("scores", {}).get(p, 0)) for p in here}
-    return Result.ranked(places, scores=scores, forfeits=out)
-
-
-def current_scores(engine: Any) -> dict[str, float]:
-    """Each player's current score in a game, for a forced result (``docs/tournaments.md`` §9).
-
-    A finished game gives its result's scores; a running one the first of its public view's
-    ``scores``, ``points`` or ``totals`` (player to number), else the ``total``/``score``/``points``
-    of each of its ``seats``; a game that shows none scores everyone 0.
-    """
-    players = list(engine.players)
-    if engine.is_over and engine.result() is not None:
-        return {p: float(engine.result().scores.get(p, 0)) for p in players}
-    view = engine.view(None)
-    for key in ("scores", "points", "totals"):
-        value = view.get(key)
-        if isinstance(value, dict) and all(isinstance(v, int | float) for v in value.values()):
-            return {p: float(value.get(p, 0)) for p in players}
-    seats = view.get("seats")
-    if isinstance(seats, list):
-        found: dict[str, float] = {}
-        for seat in seats:
-            if isinstance(seat, dict) and seat.get("player") in players:
-                for key in ("total", "score", "points"):
-                    if isinstance(seat.get(key), int | float):
-                        found[seat["player"]] = float(seat[key])
-                        break
-        if found:
-            return {p: found.get(p, 0.0) for p in players}
-    return {p: 0.0 for p in players}
+    return Result.ranked(places, scores=scores, forfeits=out, lowest_wins=lowest_wins)
 
 
 def _fmt(value: Fraction) -> str:
@@ -320,6 +297,10 @@ class TournamentService:
 
     def _pods(self, t: TournamentRow) -> bool:
         return t.format == "pods" or (t.format == "elimination" and int(t.settings.get("table_size", 2)) > 2)
+
+    def _lowest_wins(self, kind: str) -> bool:
+        """Whether game *kind*'s scores are better when lower (``Engine.lowest_score_wins``, §6)."""
+        return bool(self._engine(kind).lowest_score_wins)
 
     def _minimum(self, t: TournamentRow) -> int:
         return max(2, int(self._engine(t.kind).min_players))
@@ -781,7 +762,7 @@ class TournamentService:
         seats = await self.storage.seats(m.game_id)
         by_bot = {x.player_id for x in seats if x.user_id is None}
         gone = [p for p in m.players if p in by_bot or p not in s.active]
-        result = result_from_game(m.players, game, gone)
+        result = result_from_game(m.players, game, gone, lowest_wins=self._lowest_wins(s.t.kind))
         await self.storage.update_match(s.t.id, m.round, m.number, status="done", result=result_to_json(result))
         log.info("tournament %s: round %s match %s recorded from game %s", s.t.id, m.round, m.number, m.game_id)
         self._spawn(self._say(s.t, f"✅ Round {m.round}, match {m.number + 1}: {self._result_words(s, m, result)}"))
@@ -848,22 +829,25 @@ class TournamentService:
                 raise TournamentError("No round is being played.")
             open_ = [m for m in s.current.matches if m.status not in ("done", "empty")]
             for m in open_:
-                scores, gone = await self._scores(s, m)
-                result = forced.decide(Match(m.players), scores, forfeits=gone,
-                                       lowest_wins=bool(getattr(self._engine(s.t.kind), "lowest_wins", False)))
+                standing, gone = await self._standing(s, m)
+                result = forced.decide(Match(m.players), standing.scores if standing else {}, forfeits=gone,
+                                       ranks=standing.ranks if standing else None,
+                                       lowest_wins=self._lowest_wins(s.t.kind))
                 await self._decide(s, m, result, "⏩ The organizer forced the next round: decided by the current "
                                                  "standings.")
             if s.t.status == "running":
                 await self._step(tid)
         return len(open_)
 
-    async def _scores(self, s: _State, m: MatchRow) -> tuple[dict[str, float], list[str]]:
-        """The current scores of match *m*'s game (live, or rebuilt from its log) and its forfeiters."""
+    async def _standing(self, s: _State, m: MatchRow) -> tuple[EngineResult | None, list[str]]:
+        """The standing of match *m*'s game now (``Engine.standing`` of the live game, or of the game
+        rebuilt from its log; ``None`` without a game), restricted to the match's players, and its forfeiters.
+        """
         active = set(s.active)
         late = m.opened_at is not None and _now_ms() >= m.opened_at + self._no_show_ms()
         gone = [p for p in m.players if p not in active or (late and p not in m.shown)]
         if m.game_id is None:
-            return {}, gone
+            return None, gone
         live = self.tables.tables.get(m.game_id)
         engine = live.engine if live is not None else None
         if engine is None:
@@ -878,12 +862,15 @@ class TournamentService:
                 except Exception:
                     log.exception("tournament %s: game %s could not be replayed", s.t.id, m.game_id)
         if engine is None:
-            return {}, gone
+            return None, gone
         seats_now = live.seats if live is not None else await self.storage.seats(m.game_id)
         gone += [x.player_id for x in seats_now if x.user_id is None and x.player_id in m.players
                  and x.player_id not in gone]
-        scores = current_scores(engine)
-        return {p: v for p, v in scores.items() if p in m.players}, gone
+        now = engine.standing()
+        keep = set(m.players)
+        return EngineResult({p: float(v) for p, v in now.scores.items() if p in keep},
+                            {p: int(r) for p, r in now.ranks.items() if p in keep},
+                            tuple(p for p in now.winners if p in keep), now.detail), gone
 
     async def drop(self, tid: int, actor: Actor, user_id: int, *, disqualify: bool = False) -> str:
         """|coro| Drop (or disqualify) player *user_id*: themselves, or by the organizer. Their past results

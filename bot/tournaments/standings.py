@@ -7,7 +7,9 @@
    Buchholz: the sum, over the player's finished tables, of the mean points of the others at
    that table.
 3. **Game points**: the sum of the game's own scores (:attr:`Result.scores`) over the player's
-   matches; a bye or a forfeit gives none.
+   matches, counted so that more is better (:meth:`Result.game_points`: for a game won by the
+   lowest score, how far below the table's highest score the player finished); a bye or a
+   forfeit gives none.
 4. **Head to head**: points scored against the players tied on all of the above (3 for each one
    beaten at a table, 1 for each tied with).
 
@@ -106,7 +108,7 @@ def standings(players: Sequence[PlayerId], rounds: Sequence[Round], *, pods: boo
             points[p] = points.get(p, Fraction(0)) + r.points(p)
             played[p] = played.get(p, 0) + 1
             byes[p] = byes.get(p, 0) + r.is_bye
-            games[p] = games.get(p, Fraction(0)) + Fraction(r.scores.get(p, 0))
+            games[p] = games.get(p, Fraction(0)) + r.game_points(p)
 
     def pts(p: PlayerId) -> Fraction:
         return points.get(p, Fraction(0))

@@ -200,24 +200,35 @@ async def test_restart_mid_game_keeps_every_move(fake: FakeDiscord, world: World
         assert "(drawn from the stock)" in fake.message(hand.id).content
 
 
-async def test_turn_timer_draws_and_discards_then_a_bot_takes_the_seat(fake: FakeDiscord, world: World,
-                                                                       tmp_path: Path) -> None:
-    """Bob, first to play, lets his timer run out twice: the table draws from the stock for him, then
-    discards as the rules say (``docs/rules/blitz.md`` §11), and a bot takes his seat."""
+async def test_turn_timer_plays_the_whole_turn_then_a_bot_takes_the_seat(fake: FakeDiscord, world: World,
+                                                                          tmp_path: Path) -> None:
+    """Bob, first to play, lets his timer run out: the table plays his whole turn at once, a draw from
+    the stock and that card discarded (``docs/rules/blitz.md`` §11), and his seat stays his. Alice
+    plays; Bob misses his second turn too, and after two missed turns a bot takes his seat."""
     tables = TablesConfig(redraw_interval_ms=200, turn_timeout_seconds=20, turn_warning_seconds=5)
-    async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=tables, timer_scale=0.02) as bot:
+    async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=tables, timer_scale=0.1) as bot:
         thread, lobby = await open_blitz(fake, world)
         await fake.click(world.bob, lobby, "Join")
         await fake.click(world.alice, lobby, "Start")
         table = bot.tables.tables[1]
-        bob = f"u{world.bob.id}"
+        bob, alice = f"u{world.bob.id}", f"u{world.alice.id}"
         assert table.engine.turn == bob
-        await fake.wait_for(lambda: table.engine.action_count >= 2, timeout=5, what="two timeouts")
+        await fake.wait_for(lambda: table.engine.action_count >= 2, timeout=5, what="Bob's timeout")
         log = await stored_log(bot, table)
-        moves = log["actions"][:2]
-        after_draw = BlitzEngine.replay({**log, "actions": moves[:1]})
-        assert moves == [[bob, {"type": "draw", "source": "stock"}], [bob, after_draw.timeout_action(bob)]]
+        after_draw = BlitzEngine.replay({**log, "actions": log["actions"][:1]})
+        drawn = after_draw.hands[bob][-1]
+        assert log["actions"] == [[bob, {"type": "draw", "source": "stock"}],
+                                  [bob, {"type": "discard", "card": drawn}]], "one timeout, the whole turn"
+        assert table.engine.turn == alice and not table.seat_of_player(bob).is_bot, "one missed turn: still Bob's"
+        assert table.timeouts[bob] == 1
+        hand = (await fake.click(world.alice, lobby, "Open my hand")).message
+        await fake.click(world.alice, hand, "Draw from the stock")
+        hand = fake.message(hand.id)
+        await fake.click(world.alice, hand, next(b.custom_id for b in hand.buttons if b.label.startswith("Discard")))
         await fake.wait_for(lambda: table.seat_of_player(bob).is_bot, timeout=5, what="a bot in Bob's seat")
+        moves = (await stored_log(bot, table))["actions"]
+        assert [(p, a["type"]) for p, a in moves[:6]] == [(bob, "draw"), (bob, "discard"), (alice, "draw"),
+                                                          (alice, "discard"), (bob, "draw"), (bob, "discard")]
         await fake.wait_for(lambda: any("A bot took over bob's seat (timed out too often)" in (m.content or "")
                                         for m in fake.messages(thread)), timeout=5, what="the notice")
         assert any("⏰" in (m.content or "") and f"<@{world.bob.id}>" in (m.content or "")

@@ -167,7 +167,8 @@ async def test_a_person_and_three_bots_play_an_aggressive_game_to_the_end(fake: 
 async def test_the_earlier_discord_timestamp_wins_a_race_of_aggressive_jump_ins(fake: FakeDiscord, world: World,
                                                                                 tmp_path: Path) -> None:
     """Bob's jump-in arrives first but Alice's was stamped 40 ms earlier: Alice's 7 goes; Bob's right 7
-    comes too late, so it stays where it was, shown to all (docs/rules/dutch.md §7.6)."""
+    comes too late, so it stays where it was, shown to all (docs/rules/dutch.md §7.6). Bob is told that
+    Alice got there first by 40 ms, and Alice that she beat Bob by 40 ms (docs/design.md §4)."""
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
         thread, lobby = await open_dutch(fake, world, variant="aggressive", race_window_ms=300, **FAST)
         await fake.click(world.bob, lobby, "Join")
@@ -196,6 +197,10 @@ async def test_the_earlier_discord_timestamp_wins_a_race_of_aggressive_jump_ins(
         assert jumps == [(alice, alice), (bob, bob)], "applied in Discord-timestamp order"
         await fake.wait_for(lambda: "too late" in fake.message(lobby.id).content, timeout=5, what="the public story")
         assert "bob jumps in with bob's card 1, a 7♥, but too late" in fake.message(lobby.id).content
+        # The loser is told who was first and by how many ms, the winner whom they beat (design §4).
+        assert "Too late: alice got there first by 40 ms." in bob_click.message.content, bob_click.message.content
+        assert "You got there first — ahead of bob by 40 ms." in alice_click.message.content
+        assert "40 ms" not in "\n".join(m.content for m in fake.messages(thread, visible_to=world.carol))
 
 
 async def test_a_look_is_shown_to_its_player_only_and_hidden_again(fake: FakeDiscord, world: World,
@@ -222,6 +227,54 @@ async def test_a_look_is_shown_to_its_player_only_and_hidden_again(fake: FakeDis
         assert faces[1] not in fake.message(board.id).content
         again = await my_hand(fake, world.alice, lobby)
         assert not any(face in again.content for face in faces), "a fresh hand does not show it either"
+        for user in (world.bob, world.carol):
+            texts = [m.content for m in fake.messages(thread, visible_to=user)]
+            assert not any(face in text for text in texts for face in faces), f"{user.name} never sees it"
+
+
+async def test_a_look_hides_again_on_every_hand_opened_while_it_was_shown(fake: FakeDiscord, world: World,
+                                                                            tmp_path: Path) -> None:
+    """Alice opens her hand again (Open my hand, then `/table board`) while a look is shown: after
+    peek_seconds no message of hers shows the face, not even the hands she replaced — the opening
+    look and a Jack's look alike (docs/tables.md, "Live boards"; docs/rules/dutch.md §2, §6)."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        thread, lobby = await open_dutch(fake, world, **{**FAST, "peek_seconds": 2})
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        alice, bob = pid(table, world.alice), pid(table, world.bob)
+        faces = [playing_card(c) for c in table.engine.hands[alice][:2]]
+        first = await my_hand(fake, world.alice, lobby)
+        await fake.click(world.alice, first, button(first, "Look at my cards 1 and 2").custom_id)
+        again = await my_hand(fake, world.alice, lobby)
+        boards = [first.id, again.id]
+        assert all(faces[0] in fake.message(b).content for b in boards), "shown on both while the look lasts"
+        await fake.wait_for(lambda: not any(f in fake.message(b).content for b in boards for f in faces),
+                            timeout=5, what="the look to be hidden on both hands")
+        await asyncio.sleep(0.8)  # and it stays hidden
+        assert not any(f in fake.message(b).content for b in boards for f in faces)
+
+        # A Jack's look: Alice draws the J♠ and discards it, looks at Bob's card 1, and opens her
+        # hand twice more (the button and `/table board`) while it is shown.
+        await press(fake, world.bob, lobby, "Look at my cards 1 and 2")
+        stage(table.engine, {alice: ["5S", "2S", "3S", "4S"], bob: ["7H", "2H", "3H", "4H"]}, ["9C"])
+        table.engine.window = None
+        table.engine.deck.remove("JS")
+        table.engine.deck.append("JS")
+        table.bump()
+        await press(fake, world.alice, lobby, "Draw")
+        board = await my_hand(fake, world.alice, lobby)
+        answer = await fake.click(world.alice, board, button(board, "Discard the J♠").custom_id)
+        for label in ("Look at a card", "bob's cards", "card 1"):
+            answer = await fake.click(world.alice, board, button(answer.message, label).custom_id)
+        assert "bob's card 1 is the **7♥**" in answer.message.content, answer.message.content
+        opened = await my_hand(fake, world.alice, lobby)
+        slash = await settled(fake, await fake.slash(world.alice, thread, "table board"))
+        assert slash.ephemeral and "7♥" in slash.message.content
+        boards = [board.id, opened.id, slash.message.id]
+        await fake.wait_for(lambda: not any("7♥" in fake.message(b).content for b in boards), timeout=5,
+                            what="the Jack's look to be hidden on all three hands")
+        await fake.wait_for(lambda: not bot.tables._fading, timeout=2, what="the replaced hands to be let go")
         for user in (world.bob, world.carol):
             texts = [m.content for m in fake.messages(thread, visible_to=user)]
             assert not any(face in text for text in texts for face in faces), f"{user.name} never sees it"
@@ -329,6 +382,128 @@ async def test_a_restart_mid_round_keeps_every_move_and_each_bots_memory(fake: F
         assert {p: dict(b.memory) for p, b in table.bots.items()} == memories
         await press(fake, world.alice, lobby, "Draw")
         assert table.engine.action_count == count + 1
+
+
+async def alice_plays_her_turn(fake: FakeDiscord, world: World, lobby: Any, table: Any) -> None:
+    alice = pid(table, world.alice)
+    await fake.wait_for(lambda: {"type": "draw"} in table.engine.legal_actions(alice), timeout=5, what="Alice's turn")
+    await press(fake, world.alice, lobby, "Draw")
+    await press(fake, world.alice, lobby, "Discard")
+    while table.engine.view(None)["power"] is not None:  # a discarded J, Q or K: its power, skipped
+        await press(fake, world.alice, lobby, "Skip the power")
+
+
+async def test_a_timeout_plays_the_whole_turn_and_two_missed_turns_seat_a_bot(fake: FakeDiscord, world: World,
+                                                                           tmp_path: Path) -> None:
+    """Bob lets his turn run out: one timeout draws and discards the drawn card (and skips its power)
+    at once, and counts one missed turn: his seat stays his. After his second missed turn a bot takes
+    it, knowing the two cards Bob looked at (docs/rules/dutch.md §5.4; docs/tables.md, "Turn timers")."""
+    from bot.config import TablesConfig
+
+    tables = TablesConfig(redraw_interval_ms=200, turn_timeout_seconds=20, turn_warning_seconds=5)
+    async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=tables, timer_scale=0.1) as bot:
+        thread, lobby = await open_dutch(fake, world, target=500, **FAST)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        alice, bob = pid(table, world.alice), pid(table, world.bob)
+        looked = list(table.engine.hands[bob][:2])
+        await press(fake, world.alice, lobby, "Look at my cards 1 and 2")
+        await press(fake, world.bob, lobby, "Look at my cards 1 and 2")
+        assert table.engine.view(None)["turn"] == alice
+        await alice_plays_her_turn(fake, world, lobby, table)
+        count = table.engine.action_count
+        await fake.wait_for(lambda: table.engine.view(None)["turn"] == alice and table.engine.action_count > count,
+                            timeout=5, what="Bob's turn to time out")
+        moves = (await stored_log(bot, table))["actions"][count:]
+        assert [p for p, _ in moves] == [bob] * len(moves)
+        assert [a["type"] for _, a in moves] in (["draw", "discard"], ["draw", "discard", "skip_power"]), moves
+        assert not table.seat_of_player(bob).is_bot and table.timeouts[bob] == 1, "one missed turn, one count"
+        await alice_plays_her_turn(fake, world, lobby, table)
+        await fake.wait_for(lambda: table.seat_of_player(bob).is_bot, timeout=5, what="a bot in Bob's seat")
+        types = [a["type"] for p, a in (await stored_log(bot, table))["actions"][count:] if p == bob]
+        assert types.count("draw") == 2, f"the bot came after Bob's second whole turn: {types}"
+        await fake.wait_for(lambda: any("A bot took over bob's seat (timed out too often)" in (m.content or "")
+                                        for m in fake.messages(thread)), timeout=5, what="the notice")
+        memory = table.bots[bob].memory
+        kept = [i for i in (0, 1) if table.engine.hands[bob][i] == looked[i]]  # (unless the bot jumped in since)
+        assert kept and all(memory[(bob, i)]["id"] == looked[i] for i in kept), "the bot knows what Bob was shown"
+
+
+async def test_the_jump_in_grace_counts_down_and_holds_the_next_draw_back(fake: FakeDiscord, world: World,
+                                                                           tmp_path: Path) -> None:
+    """With a grace of 2 s, a discard shows Discord's live countdown to the next draw on the table and
+    on the hands; Bob's draw during the grace is refused on his hand with the reason, and a jump-in is
+    still possible; once the grace is over his draw is played (docs/rules/dutch.md §7.1)."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        thread, lobby = await open_dutch(fake, world, **{**FAST, "jump_in_grace_seconds": 2})
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        for user in (world.alice, world.bob):
+            await press(fake, user, lobby, "Look at my cards 1 and 2")
+        await press(fake, world.alice, lobby, "Draw")
+        await press(fake, world.alice, lobby, "Discard")
+        while table.engine.view(None)["power"] is not None:
+            await press(fake, world.alice, lobby, "Skip the power")
+        discarded_at = fake.now_ms()
+        countdown = re.compile(r"the next draw waits until <t:(\d+):R>")
+        await fake.wait_for(lambda: countdown.search(fake.message(lobby.id).content), timeout=5,
+                            what="the countdown on the table")
+        ends = int(countdown.search(fake.message(lobby.id).content).group(1))  # type: ignore[union-attr]
+        assert abs(ends * 1000 - (discarded_at + 2000)) <= 2000, "Discord's relative timestamp of the draw"
+        board = await my_hand(fake, world.bob, lobby)
+        assert countdown.search(board.content), "the hand shows the countdown too"
+        assert any(b.label.startswith("Jump in: my card") for b in board.buttons), "jump-ins during the grace"
+        count = table.engine.action_count
+        early = await fake.click(world.bob, board, button(board, "Draw").custom_id)
+        assert not early.failed and early.ephemeral
+        assert "Refused: not yet: that is allowed 2 s after the last discard" in early.message.content
+        assert table.engine.action_count == count and table.engine.view(None)["step"] == "draw", "held back"
+        await asyncio.sleep(max(0.0, (discarded_at + 2100 - fake.now_ms()) / 1000))
+        await press(fake, world.bob, lobby, "Draw")
+        assert table.engine.view(None)["step"] == "decide" and table.engine.action_count == count + 1
+
+
+async def test_new_command_offers_every_engine_option_and_they_reach_the_table(fake: FakeDiscord, world: World,
+                                                                             tmp_path: Path) -> None:
+    """/dutch new as synced has each option of the engine's declaration (docs/rules/dutch.md §10) with
+    its help, range and choices; every one set away from its default reaches the table and the game;
+    /rules game:dutch tells how to play on Discord."""
+    from bot.engine.options import describe_options
+    from bot.games.dutch.engine import DutchOptions
+
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        (group,) = [c for c in fake.commands() if c["name"] == "dutch"]
+        (new,) = [o for o in group["options"] if o["name"] == "new"]
+        synced = {o["name"]: o for o in new["options"]}
+        specs = {spec.name: spec for spec in describe_options(DutchOptions)}
+        assert set(synced) == {*specs, "race_window_ms", "bot_speed"}
+        for name, spec in specs.items():
+            assert synced[name]["description"] == spec.help[:100], name
+            if spec.min is not None:
+                assert (synced[name]["min_value"], synced[name]["max_value"]) == (spec.min, spec.max), name
+            if spec.choices is not None:
+                assert [c["value"] for c in synced[name]["choices"]] == list(spec.choices), name
+        chosen = {"variant": "passive", "jokers": False, "hand_size": 6, "red_kings": -3, "peek_seconds": 7,
+                  "jump_in_grace_seconds": 0, "target": 250, "undercut_penalty": 20, "forgiving_scores": True}
+        assert all(chosen[n] != specs[n].default for n in specs if n != "variant" and n != "jump_in_grace_seconds")
+        thread, lobby = await open_dutch(fake, world, **chosen, race_window_ms=90, bot_speed="fast")
+        table = bot.tables.tables[1]
+        assert table.options == chosen
+        assert table.settings["race_window_ms"] == 90 and table.settings["bot_speed"] == "fast"
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        engine = table.engine
+        assert {n: getattr(engine.options, n) for n in specs} == chosen
+        assert all(len(hand) == 6 for hand in engine.hands.values()), "hand_size reached the deal"
+        assert not any(c.startswith("X") for c in [*engine.deck, *engine.discard,
+                                                    *(c for h in engine.hands.values() for c in h if c)]), "no Jokers"
+        aggressive = {"variant": "aggressive", "jokers": True, "jump_in_grace_seconds": 0}
+        result = await settled(fake, await fake.slash(world.carol, world.channel, "dutch new", options=aggressive))
+        assert "(aggressive)" in result.content and bot.tables.tables[2].options["variant"] == "aggressive"
+        rules = await fake.slash(world.alice, world.channel, "rules", options={"game": "dutch"})
+        assert "/dutch new" in rules.content and "Open my hand" in rules.content
 
 
 # ---------------------------------------------------------------------------------------------- leaks
@@ -482,9 +657,9 @@ async def test_no_one_ever_sees_a_card_they_were_not_shown(variant: str, fake: F
                                                            tmp_path: Path) -> None:
     """Two people clicking at random (jump-ins, powers, calls, peeks) and two bots play whole games.
 
-    The UI conformance driver checks every click's answer, Discord's limits and reachability (for the
-    aggressive set too, which FAST_OPTIONS of test_ui_conformance.py cannot hold beside the passive
-    one); the leak watch checks every message version, custom id and log line as above.
+    The UI conformance driver checks every click's answer, Discord's limits and reachability (both
+    rule sets also run in test_ui_conformance.py, the aggressive one as its VARIANTS case); the leak
+    watch checks every message version, custom id and log line as above.
     """
     options = {"target": 1, "variant": variant, **FAST}
     root = logging.getLogger()

@@ -63,6 +63,24 @@ FAST_OPTIONS: dict[str, dict[str, object]] = {
 }
 """Options of ``/<kind> new`` that make a game short, per kind. Every kind with a table needs one."""
 
+VARIANTS: dict[str, tuple[str, dict[str, object]]] = {
+    # The aggressive set: adversaries' cards to jump in with, raced jump-ins, keep, no Dutch call;
+    # one round to the end of the deck.
+    "dutch-aggressive": ("dutch", {**FAST_OPTIONS["dutch"], "variant": "aggressive"}),
+}
+"""Further rule sets of a kind that change its board, each a case of its own: name -> (kind, options)."""
+
+CASES = [*KINDS, *sorted(VARIANTS)]
+"""What the game-playing tests run: every kind with its FAST_OPTIONS, and every variant."""
+
+
+def case_options(case: str) -> tuple[str, dict[str, object]]:
+    """The kind and the ``/<kind> new`` options of a case of :data:`CASES`."""
+    if case in VARIANTS:
+        kind, options = VARIANTS[case]
+        return kind, dict(options)
+    return case, fast_options(case)
+
 
 def dutch_blitz_key(action: dict) -> object:
     """Dutch Blitz: a Dutch-pile play is known by the card's source, not by the pile.
@@ -84,7 +102,7 @@ ACTION_KEYS = {"dutch-blitz": dutch_blitz_key}
 KNOWN_GAPS: dict = {}  # none today; the Pick… button closed Dutch Blitz's (a blue card onto a Post pile)
 """Per kind, legal actions its UI is known not to reach yet (each one a bug with its own note)."""
 
-PLAY_SECONDS = {"dutch": 60}
+PLAY_SECONDS = {"dutch": 60, "dutch-aggressive": 60}
 """Seconds a driven game may take, where random clicks can make it long (default 20): in Dutch, random
 wrong jump-ins keep growing the hands (22 cards seen), and a round only ends with a Dutch call."""
 
@@ -115,13 +133,13 @@ def fast_options(kind: str) -> dict[str, object]:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("kind", KINDS)
-async def test_random_clicks_play_a_whole_game_within_discord_limits(kind: str, seed: int, fake: FakeDiscord,
+@pytest.mark.parametrize("case", CASES)
+async def test_random_clicks_play_a_whole_game_within_discord_limits(case: str, seed: int, fake: FakeDiscord,
                                                                      world: World, tmp_path: Path) -> None:
     """People click random enabled components until the game ends; every click is answered, every
     message fits Discord, every legal action is reachable at every state sampled, and no custom id
     names a card its viewer has not seen."""
-    options = fast_options(kind)
+    kind, options = case_options(case)
     spectator = fake.add_user("spectator", guild=world.guild)
     async with parlor(fake, tmp_path / "parlor.db", PRODUCTION_COGS, tables=fast_tables(), timer_scale=0.2) as bot:
         unknown = set(bot.tables.uis) - set(KINDS)
@@ -133,12 +151,12 @@ async def test_random_clicks_play_a_whole_game_within_discord_limits(kind: str, 
         driver = TableDriver(fake, bot, world.channel, people, spectator, kind, options, seed,
                              key=ACTION_KEYS.get(kind, action_key), excuse=KNOWN_GAPS.get(kind))
         await driver.open_and_start()
-        run = await driver.play(max_seconds=PLAY_SECONDS.get(kind, 20))
+        run = await driver.play(max_seconds=PLAY_SECONDS.get(case, 20))
         for _ in range(4):  # a game can end after a few moves (a war lost in three battles): play another
             if run.states_checked >= 10 and run.board_clicks > 0 and run.public_clicks > 0:
                 break
             await driver.open_and_start()
-            run = await driver.play(max_seconds=PLAY_SECONDS.get(kind, 20))
+            run = await driver.play(max_seconds=PLAY_SECONDS.get(case, 20))
         print(run.summary())
         assert run.over
         assert run.states_checked >= 10, "too few states were checked for reachability"
@@ -155,11 +173,12 @@ async def test_every_table_ui_is_found(fake: FakeDiscord, world: World, tmp_path
 # ---------------------------------------------------------------------------------------------- without Discord
 
 
-def offline_table(kind: str, seed: int, people: int = 3) -> Table:
-    """A running table of *kind* without a bot or Discord: the engine options of FAST_OPTIONS, *people* seats."""
+def offline_table(kind: str, seed: int, people: int = 3, case: str | None = None) -> Table:
+    """A running table of *kind* without a bot or Discord: the engine options of FAST_OPTIONS (of the
+    variant *case*, if given), *people* seats."""
     engine_cls = REGISTRY[kind]
     fields = {f.name for f in dataclasses.fields(engine_cls.Options)}
-    options = {k: v for k, v in fast_options(kind).items() if k in fields}
+    options = {k: v for k, v in case_options(case or kind)[1].items() if k in fields}
     people = max(engine_cls.min_players, min(people, engine_cls.max_players))  # Blitzkrieg seats exactly two
     seats = [Seat(f"u{i}", i, None, f"person{i}") for i in range(1, people + 1)]
     return Table(id=1, kind=kind, title=engine_cls.title, guild_id=1, channel_id=1, thread_id=1, host_id=1,
@@ -168,14 +187,14 @@ def offline_table(kind: str, seed: int, people: int = 3) -> Table:
                  engine=engine_cls.new([s.player_id for s in seats], seed=seed, options=options))
 
 
-def random_states(kind: str, count: int, seed: int = 0):
+def random_states(kind: str, count: int, seed: int = 0, case: str | None = None):
     """Tables at *count* states of random games (random legal moves; table actions only when nothing else is left)."""
     rng = random.Random(seed)
     made = 0
     game = 0
     while made < count:
         game += 1
-        table = offline_table(kind, seed * 1000 + game, people=rng.choice([2, 3]))
+        table = offline_table(kind, seed * 1000 + game, people=rng.choice([2, 3]), case=case)
         engine = table.engine
         while made < count and not engine.is_over:
             yield table
@@ -191,13 +210,14 @@ def random_states(kind: str, count: int, seed: int = 0):
             table.bump()
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_every_legal_action_is_reachable_at_many_states(kind: str) -> None:
+@pytest.mark.parametrize("case", CASES)
+def test_every_legal_action_is_reachable_at_many_states(case: str) -> None:
     """Pure, on random states of random games: every legal action of every seat is reachable by clicks."""
+    kind = case_options(case)[0]
     ui = UIS[kind]()
     key = ACTION_KEYS.get(kind, action_key)
     problems: list[str] = []
-    for table in random_states(kind, 400):
+    for table in random_states(kind, 400, case=case):
         for player in table.engine.players:
             problems += reachability_problems(ui, table, player, key=key, excuse=KNOWN_GAPS.get(kind))
         assert not problems, "\n".join(dict.fromkeys(problems))

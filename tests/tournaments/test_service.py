@@ -22,7 +22,6 @@ from bot.tournaments.model import Match, Outcome, Result
 from bot.tournaments.service import (
     TournamentError,
     TournamentService,
-    current_scores,
     result_from_game,
     result_from_json,
     result_to_json,
@@ -152,14 +151,19 @@ def test_results_round_trip_through_json() -> None:
     assert result_from_json(result_to_json(r)) == r
 
 
-def test_current_scores_reads_the_public_view() -> None:
-    """Points of High card's view; a finished game's result; nothing shown is all zeros (§9)."""
+def test_the_default_standing_is_level_and_a_finished_game_gives_its_result() -> None:
+    """High card defines no standing of its own: a running game places everyone level on 0 (a forced
+    match is a draw, §9); a finished one gives its result (docs/design.md §2, ``Engine.standing``)."""
     g = HighCard.new(["a", "b"], seed=1, options={"tricks": 2})
-    assert current_scores(g) == {"a": 0.0, "b": 0.0}
+    p = g.view(None)["turn"]
+    g.apply(p, g.legal_actions(p)[0])
+    now = g.standing()
+    assert dict(now.scores) == {"a": 0.0, "b": 0.0} and dict(now.ranks) == {"a": 1, "b": 1}
+    assert now.detail == {"provisional": True} and not HighCard.lowest_score_wins
     while not g.is_over:
         p = g.view(None)["turn"]
         g.apply(p, g.legal_actions(p)[0])
-    assert current_scores(g) == {p: float(v) for p, v in g.result().scores.items()}
+    assert g.standing() == g.result()
 
 
 # ------------------------------------------------------------------------------------ registration

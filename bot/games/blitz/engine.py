@@ -190,6 +190,8 @@ class BlitzEngine(Engine):
     Options = BlitzOptions
     max_actions = 20_000
     conformance_options: ClassVar[dict[str, Any]] = {"lives": 1}
+    timeout_continues: ClassVar[frozenset[str]] = frozenset({"discard"})
+    """Timeout moves that go on with the turn a timeout began: one timeout is a whole turn (§11)."""
 
     # ------------------------------------------------------------------ set-up and dealing
 
@@ -514,17 +516,22 @@ class BlitzEngine(Engine):
     def timeout_action(self, player: str) -> Action | None:
         """The move taken for *player* when their turn timer runs out (``docs/rules/blitz.md`` §11).
 
-        At the start of a turn: draw from the stock (never knock). After drawing: discard the card
-        whose loss leaves the best hand (ties: the lowest card, then the first held). The table
-        applies this action each time the timer of the player to act runs out, so a timed-out turn
-        is a draw and then a discard. ``None`` when *player* may not act.
+        At the start of a turn: draw from the stock (never knock). After a draw from the stock:
+        discard the drawn card, so the hand stays as it was. After taking the discard pile's top
+        (which may have to be kept): discard the card whose loss leaves the best hand (ties: the
+        lowest card, then the first held). The discard continues the turn
+        (:attr:`timeout_continues`), so one timeout is a whole turn. ``None`` when *player* may not act.
         """
         legal = self.legal_actions(player)
         if not legal:
             return None
         if self.phase == DRAW:
             return {"type": "draw", "source": "stock"}
-        return {"type": "discard", "card": worst_card(self.cards_of(player), [a["card"] for a in legal],
+        choices = [a["card"] for a in legal]
+        drawn = self.hands[player][-1]
+        if not self.drew_from_discard and drawn in choices:
+            return {"type": "discard", "card": drawn}
+        return {"type": "discard", "card": worst_card(self.cards_of(player), choices,
                                                       self.options.three_of_a_kind_half)}
 
     def _view(self, player: str | None) -> dict[str, Any]:
@@ -608,6 +615,26 @@ class BlitzEngine(Engine):
         winners = tuple(p for p in self.players if ranks[p] == 1)
         return Result({p: self.lives[p] for p in self.players}, ranks, winners,
                       {"rounds": self.round, "out_order": [list(g) for g in self.out_order]})
+
+    def _standing(self) -> Result:
+        """An unfinished game placed by lives (``docs/rules/blitz.md`` §8, ruling 10 of §13).
+
+        Scores are the lives left. The players still in come first, more lives ahead (equal lives
+        share a place); those already out follow as in the result, the later out ahead. The round
+        being played does not count: its hands are hidden.
+        """
+        alive = self.in_players()
+        ranks: dict[str, int] = {}
+        for p in alive:
+            ranks[p] = 1 + sum(1 for q in alive if self.lives[q] > self.lives[p])
+        rank = len(alive) + 1
+        for group in reversed(self.out_order):
+            for p in group:
+                ranks[p] = rank
+            rank += len(group)
+        for p in self.players:  # pragma: no cover - every player is in or went out
+            ranks.setdefault(p, rank)
+        return self._provisional({p: float(self.lives[p]) for p in self.players}, ranks)
 
     def hidden_cards(self, player: str | None) -> set[str]:
         """The stock, and every hand but *player*'s own (§1)."""

@@ -240,6 +240,21 @@ class Blitzkrieg(Engine):
         ranks = {p: 1 if p == winner else 2 for p in self.players}
         return Result(scores, ranks, (winner,), detail)
 
+    def _standing(self) -> Result:
+        """An unfinished game placed by the cards each player holds (``docs/rules/blitzkrieg.md`` §4).
+
+        As at ``max_battles``: more cards ahead, equal counts level. A battle under way does not
+        count: each player holds the cards of their deck as it was before it (the turned card
+        included), as in ``fought["decks"]`` once both cards are turned.
+        """
+        held: dict[str, float] = {}
+        for i, p in enumerate(self.players):
+            if self.pending is not None and self.fought is not None:
+                held[p] = float(self.fought["decks"][p] + 1)  # the battle awaits a choice, undecided
+            else:
+                held[p] = float(len(self.decks[i]) + (self.turned[i] is not None))
+        return self._provisional(held)
+
     def hidden_cards(self, player: str | None) -> set[str]:
         """Every card in either deck (their order is secret, §3), face-down cards on the table, and
         the opponent's Cold War hand (§6.9).

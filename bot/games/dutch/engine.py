@@ -204,6 +204,8 @@ class DutchEngine(Engine):
     Options = DutchOptions
     max_actions = 30_000
     conformance_options = {"target": 30}
+    timeout_continues: ClassVar[frozenset[str]] = frozenset({"discard", "skip_power"})
+    """Timeout moves that go on with the turn a timeout began: one timeout is a whole turn (§5.4)."""
 
     # Memos of derived data (not state): left out of snapshots and pickles, rebuilt on demand and
     # always checked against the state they were made from.
@@ -1017,6 +1019,14 @@ class DutchEngine(Engine):
         return Result.from_scores(self.totals, higher_is_better=False,
                                   detail={"variant": "passive", "rounds": self.round,
                                           "round_scores": self.round_scores})
+
+    lowest_score_wins = True  # penalty points: the lowest total wins (§8.2, §9.6)
+
+    def _standing(self) -> Result:
+        """An unfinished game placed by the totals of the rounds scored so far, the lowest ahead
+        (``docs/rules/dutch.md`` §9.7). The round being played does not count (its hands are face down).
+        """
+        return self._provisional({p: float(self.totals[p]) for p in self.players})
 
     def hidden_cards(self, player: str | None) -> set[str]:
         """Every face-down card's id, the owner's own included, plus the deck and another's drawn card (§2).

@@ -1005,6 +1005,12 @@ class DutchBlitz(Engine):
             "hand_endings": [dict(e) for e in self.hand_endings],
         })
 
+    def _standing(self) -> Result:
+        """An unfinished game placed by the totals of the hands scored so far, the highest ahead
+        (``docs/rules/dutch-blitz.md`` §9). The hand being played does not count (it is scored at its end).
+        """
+        return self._provisional({p: float(self.totals[p]) for p in self.players})
+
     def hidden_cards(self, player: str | None) -> set[str]:
         """Ids of the cards nobody sees (the same set for every viewer; §12).
 

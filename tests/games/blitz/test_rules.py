@@ -469,14 +469,25 @@ def test_public_view_shows_table_state_and_no_hand() -> None:
     assert view["knocker"] == "p0" and view["turn"] == "p1" and "hand" not in view
 
 
-def test_timeout_draws_from_the_stock_then_discards_the_worst_card() -> None:
-    """On timeout the table draws from the stock, then discards the card whose loss leaves the best hand."""
+def test_timeout_draws_from_the_stock_then_discards_the_drawn_card() -> None:
+    """On timeout the table draws from the stock, then discards the drawn card (§11), even where
+    another discard would leave a better hand; the discard goes on with the timed-out turn."""
     game = position(hands={"p0": "KH 8H 2C", "p1": "10S JS 9S", "p2": "QS 9D 8D", "p3": "AC 6S 4S"},
                     discard="7D", stock_top="5H")
     assert game.timeout_action("p0") == {"type": "draw", "source": "stock"}
     game.apply("p0", game.timeout_action("p0"))
-    assert game.timeout_action("p0") == {"type": "discard", "card": "2C"}
+    assert game.timeout_action("p0") == {"type": "discard", "card": "5H"}
+    assert "discard" in game.timeout_continues and "draw" not in game.timeout_continues
     assert game.timeout_action("p1") is None
+
+
+def test_timeout_after_taking_the_discard_discards_the_worst_card() -> None:
+    """A player who took the discard pile's top (which must be kept) and then ran out of time: the
+    table discards the card whose loss leaves the best hand (§11)."""
+    game = position(hands={"p0": "KH 8H 2C", "p1": "10S JS 9S", "p2": "QS 9D 8D", "p3": "AC 6S 4S"},
+                    discard="7D", stock_top="5H")
+    game.apply("p0", {"type": "draw", "source": "discard"})
+    assert game.timeout_action("p0") == {"type": "discard", "card": "2C"}
 
 
 def test_dealt_hands_are_told_only_to_their_players() -> None:
