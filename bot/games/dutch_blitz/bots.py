@@ -23,7 +23,6 @@ from bot.games.dutch_blitz.engine import DutchBlitz
 __all__ = ["DutchBlitzBot", "GreedyBot", "EasyBot", "RandomBot", "BOTS"]
 
 _SOURCE_RANK = {"blitz": 0, "wood": 2}
-_FLIP: Action = {"type": "flip"}
 _END: Action = {"type": "end_hand"}
 _SHIFT: Action = {"type": "shift"}
 
@@ -56,11 +55,14 @@ class DutchBlitzBot(Bot):
     def observe(self, events: Sequence[Event]) -> None:
         """Track Dutch-pile plays (anyone's) and this bot's own Wood-pile turnovers."""
         for event in events:
-            if event.type in ("dutch", "hand_started"):
+            kind = event.type
+            if kind == "dutch" or kind == "hand_started":
                 self.turnovers_since_dutch = 0
                 self.shifted_since_dutch = False
-            elif event.type == "flip" and event.data.get("player") == self.player and event.data.get("turned_over"):
-                self.turnovers_since_dutch += 1
+            elif kind == "flip":
+                data = event.data
+                if data.get("player") == self.player and data.get("turned_over"):
+                    self.turnovers_since_dutch += 1
 
     def _between_hands(self, legal: Sequence[Action]) -> Action | None:
         return {"type": "ready"} if {"type": "ready"} in legal else None
@@ -103,13 +105,26 @@ class GreedyBot(DutchBlitzBot):
         posts = me["posts"]
         # One pass over the legal actions (a bot chooses after nearly every move), keeping the first
         # action of each kind in the order above; the Dutch-pile play is the first with the least
-        # (source rank, "from a Post pile of more than one card") -- what min() picks.
+        # (source rank, "from a Post pile of more than one card") -- what min() picks. The same pass
+        # notes which of flip, shift and end_hand are there (an action equal to {"type": ...} alone)
+        # for the stuck moves.
         best: Action | None = None
         best_key: tuple[int, bool] = (0, False)
         from_blitz = stack = from_single = from_wood = None
+        flip = shift = False
+        ends = 0
         for action in legal:
             kind = action["type"]
-            if kind == "dutch":
+            if kind == "flip":
+                if len(action) == 1:
+                    flip = True
+            elif kind == "end_hand":
+                if len(action) == 1:
+                    ends += 1
+            elif kind == "shift":
+                if len(action) == 1:
+                    shift = True
+            elif kind == "dutch":
                 source = action["from"]
                 # A single-card Post pile played out is refilled from the Blitz pile: prefer it.
                 key = (_source_rank(source), source.startswith("post:") and len(posts[int(source[5:])]) > 1)
@@ -140,12 +155,15 @@ class GreedyBot(DutchBlitzBot):
         if (blitz_top and wood_top and from_wood is not None and blitz_top["value"] == wood_top["value"] - 1
                 and _is_boy(blitz_top) != _is_boy(wood_top)):
             return from_wood
-        stuck = self._stuck_moves(legal)
-        if stuck is not None:
-            return stuck
-        if _FLIP in legal:
+        # _stuck_moves(legal), from what the pass noted.
+        if ends and (self.turnovers_since_dutch >= self.stuck_turnovers or ends == len(legal)):
+            return {"type": "end_hand"}
+        if self.turnovers_since_dutch >= 1 and not self.shifted_since_dutch and shift:
+            self.shifted_since_dutch = True
+            return {"type": "shift"}
+        if flip:
             return {"type": "flip"}
-        return {"type": "end_hand"} if _END in legal else None
+        return {"type": "end_hand"} if ends else None
 
 
 class EasyBot(DutchBlitzBot):

@@ -148,7 +148,6 @@ _POST_INDEX = {name: i for i, name in enumerate(_POST_NAMES)}
 _PARTS = attrgetter("blitz", "posts", "wood", "hand")
 """A seat's piles as one tuple, compared with the copy a memo was made from (at C speed)."""
 
-_KEYS_TYPE = frozenset({"type"})
 _KEYS_DUTCH = frozenset({"type", "from", "pile"})
 _KEYS_MOVE = frozenset({"type", "from", "to"})
 
@@ -178,150 +177,188 @@ def _card_json(card: BlitzCard) -> dict[str, Any]:
 _Top = tuple[str, int, tuple[str, int], bool]
 """A playable top card as the memos keep it: ``(source, value, (colour, value), is_boy)``."""
 
+_Key = tuple[str, int]
+"""``(colour, value)``: a card, or the card a Dutch pile takes next (an *opening*)."""
+
+_WoodTop = tuple[BlitzCard, _Top, tuple[int, bool], "_Key | None"]
+"""A Wood pile's top as the memos keep it: ``(card, its _Top, (value, is_boy), (colour, value) or None for a 1)``."""
+
+_WOOD_TOPS: dict[int, _WoodTop] = {}
+"""``id(card)`` to :data:`_WoodTop` of every card that has been on top of a Wood pile (the entry keeps
+the card alive, so its id is never reused)."""
+
 
 def _top(source: str, card: BlitzCard) -> _Top:
     colour, value = card.colour, card.value
     return (source, value, (colour, value), colour in _BOYS)
 
 
+def _wood_top(card: BlitzCard) -> _WoodTop:
+    """:data:`_WoodTop` of *card* (memoised; cards are immutable)."""
+    hit = _WOOD_TOPS.get(id(card))
+    if hit is None or hit[0] is not card:
+        top = _top("wood", card)
+        hit = _WOOD_TOPS[id(card)] = (card, top, (top[1], top[3]), None if top[1] == 1 else top[2])
+    return hit
+
+
 def _post_name(index: int) -> str:
     return _POST_NAMES[index] if index < len(_POST_NAMES) else f"post:{index}"
+
+
+def _builds(visible: list[_Top], tops: list[tuple[str, int, bool]]) -> list[Action]:
+    """The ``post`` actions of the *visible* cards onto the Post pile *tops* (§4), by source then target."""
+    out: list[Action] = []
+    for source, value, _, boy in visible:
+        for to, top_value, top_boy in tops:
+            if top_value == value + 1 and top_boy != boy and to != source:
+                out.append({"type": "post", "from": source, "to": to})
+    return out
+
+
+def _dutch_plays(visible: list[_Top], openings: dict[_Key, list[int]]) -> list[Action]:
+    """The ``dutch`` actions of the *visible* cards, by source then pile (§3): a 1 starts a pile."""
+    out: list[Action] = []
+    for source, value, key, _ in visible:
+        if value == 1:
+            out.append({"type": "dutch", "from": source, "pile": None})
+            continue
+        piles = openings.get(key)
+        if piles:
+            for pile in piles:
+                out.append({"type": "dutch", "from": source, "pile": pile})
+    return out
+
+
+class _Head:
+    """What a seat's moves derive from its Blitz pile's top and its Post piles: valid for as long as
+    both are the same, so a flip or a Wood-pile play (most moves) keeps it.
+
+    Attributes
+    ----------
+    blitz_top, posts:
+        The Blitz pile's top (or ``None``) and a copy of the Post piles (each pile copied) it was made from.
+    tops:
+        ``(name, value, is_boy)`` of each Post pile's top.
+    stacks:
+        The ``stack`` actions (§5), which depend on the Post piles alone.
+    visible, own:
+        :data:`_Top` of the playable Blitz and Post tops, in ``Seat.visible()`` order, and their
+        ``post`` actions (§4).
+    keys:
+        The ``(colour, value)`` of those tops that are 2 or more: the only openings of the centre their
+        Dutch-pile plays depend on (a 1 always starts a new pile).
+    gen, dutch:
+        The Dutch-pile plays (§3) of :attr:`visible`, made for the centre of :attr:`_Memo.gen` ``gen``.
+    wood_builds:
+        ``(value, is_boy)`` of a Wood card to its ``post`` actions onto these Post piles (§4), for the
+        cards that fit somewhere.
+    free, busy:
+        What follows the Dutch-pile plays in the legal actions when there are none and when there are
+        some, for a Wood pile whose top goes on no Post pile: :attr:`own`, the stacks (§5), ``flip``,
+        ``shift`` (only in ``free``, §7) and ``end_hand`` when the stuck rule is on (§8).
+    bare, bare_hand:
+        The same for an empty Wood pile (no ``shift``), with an empty hand (no ``flip``) and with a
+        hand (:attr:`busy` itself).
+    end:
+        ``[end_hand]`` when the stuck rule is on, else ``[]``.
+    posts_json:
+        The seat's ``posts`` in the view (card dicts), ``None`` until needed.
+    """
+
+    __slots__ = ("blitz_top", "posts", "tops", "stacks", "visible", "keys", "own", "gen", "dutch", "wood_builds",
+                 "free", "busy", "bare", "bare_hand", "end", "posts_json")
+
+    blitz_top: BlitzCard | None
+    posts: list[list[BlitzCard]]
+    tops: list[tuple[str, int, bool]]
+    stacks: list[Action]
+    visible: list[_Top]
+    keys: frozenset[_Key]
+    own: list[Action]
+    gen: int
+    dutch: list[Action]
+    wood_builds: dict[tuple[int, bool], list[Action]]
+    free: list[Action]
+    busy: list[Action]
+    bare: list[Action]
+    bare_hand: list[Action]
+    end: list[Action]
+    posts_json: list[list[dict[str, Any]]] | None
+
+    def __init__(self, blitz_top: BlitzCard | None, posts: list[list[BlitzCard]], prev: _Head | None,
+                 move_post_stacks: bool, stuck: bool) -> None:
+        names = _POST_NAMES if len(posts) <= len(_POST_NAMES) else [f"post:{i}" for i in range(len(posts))]
+        if prev is not None and prev.posts == posts:
+            # A Blitz card played out: the Post piles did not change.
+            self.posts, self.posts_json, self.tops, self.stacks = prev.posts, prev.posts_json, prev.tops, prev.stacks
+            self.wood_builds = prev.wood_builds
+        else:
+            self.posts = posts = list(map(list, posts))
+            self.posts_json = None
+            tops = self.tops = [(names[j], pile[-1].value, pile[-1].colour in _BOYS)
+                                for j, pile in enumerate(posts) if pile]
+            stacks: list[Action] = []
+            if move_post_stacks:
+                for i, pile in enumerate(posts):
+                    if len(pile) < 2:
+                        continue  # a single card moves with "post"
+                    for j, other in enumerate(posts):
+                        if i != j and other and _fits_post(pile[0], other[-1]):
+                            stacks.append({"type": "stack", "from": names[i], "to": names[j]})
+            self.stacks = stacks
+            wood_builds: dict[tuple[int, bool], list[Action]] = {}
+            for to, value, boy in tops:
+                wood_builds.setdefault((value - 1, not boy), []).append({"type": "post", "from": "wood", "to": to})
+            self.wood_builds = wood_builds
+        self.blitz_top = blitz_top
+        visible: list[_Top] = []
+        if blitz_top is not None:
+            visible.append(_top("blitz", blitz_top))
+        for j, pile in enumerate(self.posts):
+            if pile:
+                visible.append(_top(names[j], pile[-1]))
+        self.visible = visible
+        self.keys = frozenset([top[2] for top in visible if top[1] != 1])
+        own = self.own = _builds(visible, self.tops)
+        self.gen = -1
+        self.dutch = []
+        # Same order as DutchBlitz._moves: post builds by source then target, stacks, flip, shift.
+        self.end = [{"type": "end_hand"}] if stuck else []
+        self.busy = [*own, *self.stacks, {"type": "flip"}, *self.end]
+        self.free = [*own, *self.stacks, {"type": "flip"}, {"type": "shift"}, *self.end]
+        self.bare = [*own, *self.stacks, *self.end]
+        self.bare_hand = self.busy
 
 
 class _SeatMemo:
     """What the legal actions and the view of one seat derive from its piles, made from a copy of
     them (:attr:`parts`); valid for as long as the seat's piles equal that copy.
 
-    The seat's own moves are kept in two parts, so that a flip or a Wood-pile play (most moves)
-    rebuilds only the Wood pile's: the *head* (from the Blitz pile and the Post piles, valid while
-    the Blitz top and the Post piles are the same) and the Wood pile's.
-
     Attributes
     ----------
     parts:
-        Copies of ``(blitz, posts, wood, hand)`` (each Post pile copied too).
-    blitz_top, tops, stacks:
-        The Blitz pile's top (or ``None``); ``(name, value, is_boy)`` of each Post pile's top; the
-        ``stack`` actions (§5), which depend on the Post piles alone.
-    head_visible, head_own:
-        ``(source, value, (colour, value), is_boy)`` of the playable Blitz and Post tops, in
-        ``Seat.visible()`` order, and their ``post`` actions (§4).
-    wood_visible, wood_own:
-        The same for the Wood pile's top (``None`` and ``[]`` when it is empty).
-    own:
-        The ``post``, ``stack`` and ``flip`` actions, in the order ``_moves`` lists them.
-    tail_free, tail_busy:
-        What follows the Dutch-pile plays in the legal actions when there are none (``shift``
-        when the Wood pile has cards, §7) and when there are some; both end with ``end_hand``
-        when the stuck rule is on (§8).
-    head_gen, head_dutch, gen, dutch:
-        The Dutch-pile plays (§3) from the head, and from every top, made for the centre of
-        :attr:`_Memo.gen` ``head_gen`` and ``gen``.
-    posts_json, view, total, ready:
-        The seat's part of the view (``posts`` as card dicts; the whole seat dict, §12) and the
-        total and Ready flag it was made with.
+        Copies of ``(blitz, posts, wood, hand)`` (the Post piles are the head's copy).
+    head:
+        The :class:`_Head` part of its moves.
+    wood, hand:
+        The Wood pile's top (:data:`_WoodTop`, ``None`` when empty) and whether the hand has cards.
+    gen, legal:
+        The legal actions (§13; never handed out, only copies of it) for the centre of
+        :attr:`_Memo.gen` ``gen``.
+    view:
+        The seat's dict in the view (§12), for the totals and Ready set of the memo; ``None`` until needed.
     """
 
-    __slots__ = ("parts", "blitz_top", "tops", "stacks", "head_visible", "head_own", "wood_visible", "wood_own",
-                 "own", "tail_free", "tail_busy", "head_gen", "head_dutch", "gen", "dutch", "posts_json", "view",
-                 "total", "ready")
+    __slots__ = ("parts", "head", "wood", "hand", "gen", "legal", "view")
 
     parts: tuple[list[BlitzCard], list[list[BlitzCard]], list[BlitzCard], list[BlitzCard]]
-    blitz_top: BlitzCard | None
-    tops: list[tuple[str, int, bool]]
-    stacks: list[Action]
-    head_visible: list[_Top]
-    head_own: list[Action]
-    wood_visible: _Top | None
-    wood_own: list[Action]
-    own: list[Action]
-    tail_free: list[Action]
-    tail_busy: list[Action]
-    head_gen: int
-    head_dutch: list[Action]
+    head: _Head
+    wood: _WoodTop | None
+    hand: bool
     gen: int
-    dutch: list[Action]
-    posts_json: list[list[dict[str, Any]]] | None
+    legal: list[Action]
     view: dict[str, Any] | None
-    total: int | None
-    ready: bool | None
-
-    def __init__(self, seat: Seat, prev: _SeatMemo | None, move_post_stacks: bool, stuck: bool) -> None:
-        blitz, posts, wood, hand = seat.blitz, seat.posts, seat.wood, seat.hand
-        blitz_top = blitz[-1] if blitz else None
-        names = _POST_NAMES if len(posts) <= len(_POST_NAMES) else [f"post:{i}" for i in range(len(posts))]
-        if prev is not None and prev.parts[1] == posts:
-            # A flip, a Wood-pile play or a Blitz card played out: the Post piles did not change.
-            posts_copy = prev.parts[1]
-            self.posts_json = prev.posts_json
-            tops = prev.tops
-            self.stacks = prev.stacks
-            same_head = prev.blitz_top is blitz_top
-        else:
-            posts_copy = list(map(list, posts))
-            self.posts_json = None
-            tops = [(names[j], pile[-1].value, pile[-1].colour in _BOYS) for j, pile in enumerate(posts_copy) if pile]
-            stacks: list[Action] = []
-            if move_post_stacks:
-                for i, pile in enumerate(posts_copy):
-                    if len(pile) < 2:
-                        continue  # a single card moves with "post"
-                    for j, other in enumerate(posts_copy):
-                        if i != j and other and _fits_post(pile[0], other[-1]):
-                            stacks.append({"type": "stack", "from": names[i], "to": names[j]})
-            self.stacks = stacks
-            same_head = False
-        self.parts = (list(blitz), posts_copy, list(wood), list(hand))
-        self.blitz_top = blitz_top
-        self.tops = tops
-        if same_head:
-            assert prev is not None
-            self.head_visible, self.head_own = prev.head_visible, prev.head_own
-            self.head_gen, self.head_dutch = prev.head_gen, prev.head_dutch
-        else:
-            head_visible: list[_Top] = []
-            if blitz_top is not None:
-                head_visible.append(_top("blitz", blitz_top))
-            for j, pile in enumerate(posts_copy):
-                if pile:
-                    head_visible.append(_top(names[j], pile[-1]))
-            self.head_visible = head_visible
-            self.head_own = self._builds(head_visible, tops)
-            self.head_gen = -1
-            self.head_dutch = []
-        if wood:
-            wood_visible = _top("wood", wood[-1])
-            self.wood_visible = wood_visible
-            self.wood_own = self._builds([wood_visible], tops)
-        else:
-            self.wood_visible = None
-            self.wood_own = []
-        # Same order as DutchBlitz._moves: post builds by source then target, stacks, flip.
-        own = [*self.head_own, *self.wood_own, *self.stacks]
-        if hand or wood:
-            own.append({"type": "flip"})
-        self.own = own
-        free = [*own, {"type": "shift"}] if wood else own
-        if stuck:
-            end = {"type": "end_hand"}
-            self.tail_free, self.tail_busy = [*free, end], [*own, end]
-        else:
-            self.tail_free, self.tail_busy = free, own
-        self.gen = -1
-        self.dutch = []
-        self.view = None
-        self.total = None
-        self.ready = None
-
-    @staticmethod
-    def _builds(visible: list[_Top], tops: list[tuple[str, int, bool]]) -> list[Action]:
-        """The ``post`` actions of the *visible* cards onto the Post pile *tops* (§4), by source then target."""
-        out: list[Action] = []
-        for source, value, _, boy in visible:
-            for to, top_value, top_boy in tops:
-                if top_value == value + 1 and top_boy != boy and to != source:
-                    out.append({"type": "post", "from": source, "to": to})
-        return out
 
 
 class _Memo:
@@ -329,39 +366,113 @@ class _Memo:
 
     Every part is checked against the state it was made from before it is used (a copy of the
     piles, compared at C speed), never against a move counter, so a state changed from outside
-    (a test staging a position) is never read stale. What the legal actions and views hand out
-    from here (action dicts, the nested lists and dicts of a view) is shared between calls and
+    (a test staging a position) is never read stale. A Dutch-pile play made through the engine also
+    updates the copy of the centre and what derives from it in step (only the two openings it changed),
+    instead of leaving every seat to remake its Dutch-pile plays. What the legal actions and views hand
+    out from here (action dicts, the nested lists and dicts of a view) is shared between calls and
     read-only, as in the Dutch engine.
 
     Attributes
     ----------
     options, players:
         The engine's options and players it was made for (compared by identity).
+    move_post_stacks, stuck:
+        From the options: whether ``stack`` moves are allowed (§5) and the stuck rule is on (§8).
     seats:
         One :class:`_SeatMemo` per seat (``None`` until first needed).
     dutch, gen:
-        A copy of the Dutch piles and a number that changes whenever that copy is renewed.
-    openings, piles_json, piles:
-        ``_openings()`` of that copy and the ``dutch_piles`` of the view (``None`` until needed),
-        and each pile dict of the view with the top card and size it was made for.
+        A copy of the Dutch piles and a number that changes whenever that copy changes.
+    openings:
+        ``_openings()`` of that copy (``None`` until needed).
+    piles_json:
+        The ``dutch_piles`` of the view (``None`` until needed).
+    totals, ready:
+        Copies of the totals and the Ready set the seats' views were made with.
     scores, endings:
         The ``hand_scores`` and ``hand_endings`` of the view (copies, compared with the state's).
     """
 
-    __slots__ = ("options", "players", "seats", "dutch", "gen", "openings", "piles", "piles_json", "scores",
-                 "endings")
+    __slots__ = ("options", "players", "move_post_stacks", "stuck", "seats", "dutch", "gen", "openings", "piles_json",
+                 "totals", "ready", "scores", "endings")
 
     def __init__(self, options: DutchBlitzOptions, players: tuple[str, ...], seats: int) -> None:
         self.options = options
         self.players = players
+        self.move_post_stacks = options.move_post_stacks
+        self.stuck = options.stuck_seconds > 0
         self.seats: list[_SeatMemo | None] = [None] * seats
         self.dutch: list[list[BlitzCard]] | None = None
         self.gen = 0
-        self.openings: dict[tuple[str, int], list[int]] | None = None
-        self.piles: list[tuple[BlitzCard, int, dict[str, Any]]] = []
+        self.openings: dict[_Key, list[int]] | None = None
         self.piles_json: list[dict[str, Any]] | None = None
+        self.totals: dict[str, int] | None = None
+        self.ready: set[str] | None = None
         self.scores: list[dict[str, int]] | None = None
         self.endings: list[dict[str, Any]] | None = None
+
+    def played(self, pile: int, card: BlitzCard, started: bool) -> None:
+        """Follow a Dutch-pile play the engine just made: *card* went onto *pile* (a new pile when
+        *started*). The copy of the centre takes the same card; the openings, the view's piles and the
+        seats' Dutch-pile plays that the two changed openings cannot touch are carried over to the new
+        :attr:`gen`. Should the copy not match (the state was changed from outside), it is dropped and
+        made again from the state when next needed.
+        """
+        dutch = self.dutch
+        if dutch is None:
+            return
+        openings = self.openings
+        if started:
+            if pile != len(dutch):
+                self.dutch = None
+                return
+            dutch.append([card])
+            keys: tuple[_Key | None, ...] = ((card.colour, 2),)
+            if openings is not None:
+                openings.setdefault((card.colour, 2), []).append(pile)  # the highest index: still in order
+        else:
+            if pile >= len(dutch):
+                self.dutch = None
+                return
+            copy = dutch[pile]
+            old = copy[-1]
+            copy.append(card)
+            old_key = (old.colour, old.value + 1) if old.value < 10 else None
+            new_key = (card.colour, card.value + 1) if card.value < 10 else None
+            keys = (old_key, new_key)
+            if openings is not None:
+                if old_key is not None:
+                    piles = openings.get(old_key)
+                    if piles is None or pile not in piles:  # pragma: no cover - the openings follow the copy
+                        openings = self.openings = None
+                    else:
+                        piles.remove(pile)
+                        if not piles:
+                            del openings[old_key]
+                if openings is not None and new_key is not None:
+                    piles = openings.setdefault(new_key, [])
+                    piles.append(pile)
+                    if len(piles) > 1:
+                        piles.sort()
+        old_gen = self.gen
+        gen = self.gen = old_gen + 1
+        if openings is not None:
+            for sm in self.seats:
+                if sm is None:
+                    continue
+                head = sm.head
+                if head.gen == old_gen and head.keys.isdisjoint(keys):
+                    head.gen = gen
+                    if sm.gen == old_gen and (sm.wood is None or sm.wood[3] not in keys):
+                        sm.gen = gen
+        piles_json = self.piles_json
+        if piles_json is not None:
+            entry = {"pile": pile, "colour": card.colour, "top": _card_json(card), "size": len(dutch[pile]),
+                     "complete": card.value == 10}
+            piles_json = self.piles_json = piles_json.copy()
+            if started:
+                piles_json.append(entry)
+            else:
+                piles_json[pile] = entry
 
 
 def _fits_post(card: BlitzCard, top: BlitzCard) -> bool:
@@ -540,28 +651,48 @@ class DutchBlitz(Engine):
 
     # ------------------------------------------------------------------ legal actions
 
-    def _legal_actions(self, player: str) -> list[Action]:
-        if self.phase == BETWEEN:
-            actions: list[Action] = [] if player in self.ready else [{"type": "ready"}]
-            return [*actions, {"type": "next_hand"}]
-        # Hot: the simulator and the table ask every seat after every move. The same actions as
-        # _moves(seat) plus end_hand, from the memos of the seat and of the centre (checked here
-        # against the state, as _memo_now and _seat_now do).
+    def legal_actions(self, player: str) -> list[Action]:
+        """Every action *player* may take now (§13), as :meth:`Engine.legal_actions
+        <bot.engine.core.Engine.legal_actions>` gives them: a new list whose action dicts are shared
+        between calls and read-only (``docs/design.md`` §2); empty once the game is over.
+
+        Hot (the simulator and the table ask every seat after every move), so the base class's
+        checks are made here in one call instead of through :meth:`_legal_actions`.
+
+        Raises
+        ------
+        ValueError
+            *player* is not seated in this game.
+        """
+        try:
+            index = self.players.index(player)
+        except ValueError:
+            self._check_player(player)  # raises
+            raise
+        phase = self.phase
+        if phase != PLAY:
+            if phase == OVER:
+                return []
+            return [{"type": "next_hand"}] if player in self.ready else [{"type": "ready"}, {"type": "next_hand"}]
+        # The same actions as _moves(seat) plus end_hand, from the memos of the seat and of the centre
+        # (checked here against the state, as _memo_now and _seat_now do).
         memo = self._memo
         if (memo is None or memo.options is not self.options or memo.players is not self.players
                 or self.dutch != memo.dutch):
             memo = self._memo_now()
-        index = self.players.index(player)
         sm = memo.seats[index]
         if sm is None or _PARTS(self.seats[index]) != sm.parts:
             sm = self._seat_now(memo, index)
-        dutch = sm.dutch if sm.gen == memo.gen else self._seat_dutch(memo, sm)
-        if dutch:
-            return dutch + sm.tail_busy
-        actions = sm.tail_free.copy()
-        if not actions and self._dead_hand():  # (with the stuck rule on, the tail ends with end_hand)
-            actions.append({"type": "end_hand"})
-        return actions
+        if sm.gen != memo.gen:
+            self._seat_legal(memo, sm)
+        legal = sm.legal
+        if legal:
+            return legal[:]
+        # (with the stuck rule on, the legal actions end with end_hand: never empty)
+        return [{"type": "end_hand"}] if self._dead_hand() else []
+
+    def _legal_actions(self, player: str) -> list[Action]:
+        return self.legal_actions(player)
 
     def _memo_now(self) -> _Memo:
         """The memo, with its copy of the Dutch piles checked against the state (renewed if they changed)."""
@@ -578,43 +709,60 @@ class DutchBlitz(Engine):
 
     def _seat_now(self, memo: _Memo, index: int) -> _SeatMemo:
         """The memo of seat *index*, checked against its piles (renewed if they changed)."""
-        seat = self.seats[index]
+        parts = _PARTS(self.seats[index])
         sm = memo.seats[index]
-        if sm is None or _PARTS(seat) != sm.parts:
-            sm = memo.seats[index] = _SeatMemo(seat, sm, self.options.move_post_stacks,
-                                               self.options.stuck_seconds > 0)
+        if sm is not None and parts == sm.parts:
+            return sm
+        blitz, posts, wood, hand = parts
+        blitz_top = blitz[-1] if blitz else None
+        if sm is None:
+            sm = memo.seats[index] = _SeatMemo()
+            head = None
+        else:
+            head = sm.head
+        if head is None or head.blitz_top is not blitz_top or head.posts != posts:
+            head = sm.head = _Head(blitz_top, posts, head, memo.move_post_stacks, memo.stuck)
+        sm.parts = (blitz[:], head.posts, wood[:], hand[:])
+        sm.wood = _wood_top(wood[-1]) if wood else None
+        sm.hand = bool(hand)
+        sm.gen = -1
+        sm.view = None
         return sm
 
-    def _seat_dutch(self, memo: _Memo, sm: _SeatMemo) -> list[Action]:
-        """The Dutch-pile plays of a seat for the centre of *memo*, as ``_moves`` lists them (§3)."""
+    def _seat_legal(self, memo: _Memo, sm: _SeatMemo) -> None:
+        """Make the legal actions of *sm* for the centre of *memo*, in the order ``_moves`` lists them:
+        the Dutch-pile plays by source then pile (§3), the ``post`` actions by source then target (§4),
+        the stacks (§5), ``flip``, ``shift`` when no Dutch-pile play is left (§7), ``end_hand`` (§8).
+        """
         openings = memo.openings
         if openings is None:
+            assert memo.dutch is not None  # _memo_now() made it
             openings = memo.openings = self._openings(memo.dutch)
-        if sm.head_gen != memo.gen:
-            sm.head_dutch = self._dutch_plays(sm.head_visible, openings)
-            sm.head_gen = memo.gen
-        out = sm.head_dutch
-        if sm.wood_visible is not None:
-            wood = self._dutch_plays([sm.wood_visible], openings)
-            if wood:
-                out = [*out, *wood]
-        sm.dutch = out
-        sm.gen = memo.gen
-        return out
-
-    @staticmethod
-    def _dutch_plays(visible: list[_Top], openings: dict[tuple[str, int], list[int]]) -> list[Action]:
-        """The ``dutch`` actions of the *visible* cards, by source then pile (§3): a 1 starts a pile."""
-        out: list[Action] = []
-        for source, value, key, _ in visible:
-            if value == 1:
-                out.append({"type": "dutch", "from": source, "pile": None})
-                continue
-            piles = openings.get(key)
-            if piles:
-                for pile in piles:
-                    out.append({"type": "dutch", "from": source, "pile": pile})
-        return out
+        gen = memo.gen
+        head = sm.head
+        if head.gen != gen:
+            head.dutch = _dutch_plays(head.visible, openings)
+            head.gen = gen
+        dutch = head.dutch
+        wood = sm.wood
+        if wood is None:
+            tail = head.bare_hand if sm.hand else head.bare
+            sm.legal = dutch + tail if dutch else tail
+        else:
+            key = wood[3]
+            if key is None:
+                dutch = [*dutch, {"type": "dutch", "from": "wood", "pile": None}]
+            else:
+                piles = openings.get(key)
+                if piles:
+                    dutch = dutch + [{"type": "dutch", "from": "wood", "pile": pile} for pile in piles]
+            builds = head.wood_builds.get(wood[2])
+            if builds is None:
+                sm.legal = dutch + head.busy if dutch else head.free
+            else:
+                own = [*head.own, *builds, *head.stacks, {"type": "flip"}]
+                sm.legal = [*dutch, *own, *head.end] if dutch else [*own, {"type": "shift"}, *head.end]
+        sm.gen = gen
 
     def _moves(self, seat: Seat) -> list[Action]:
         """Every card move, flip and shift of *seat* in a hand (everything but ``end_hand``)."""
@@ -734,11 +882,15 @@ class DutchBlitz(Engine):
                 )
         events: list[Event] = []
         taken = self._take(player, seat, source, events)
+        started = pile is None
         if pile is None:
             self.dutch.append([taken])
             pile = len(self.dutch) - 1
         else:
             self.dutch[pile].append(taken)
+        memo = self._memo
+        if memo is not None:
+            memo.played(pile, taken, started)
         events.insert(0, Event("dutch", {
             "player": player, "card": _card_json(taken), "from": source, "pile": pile,
             "size": len(self.dutch[pile]), "started": taken.value == 1, "complete": taken.value == 10,
@@ -800,24 +952,25 @@ class DutchBlitz(Engine):
 
     def _do_flip(self, player: str, action: Action) -> list[Event]:
         """``{"type": "flip"}``: three cards (or fewer) from the hand onto the Wood pile (§7)."""
-        if not action.keys() <= _KEYS_TYPE:
+        if len(action) != 1:  # (the engine core saw to a "type")
             self._only(action)
-        seat = self._seat(player)
-        if not seat.hand and not seat.wood:
+        seat = self.seats[self.players.index(player)]
+        hand, wood = seat.hand, seat.wood
+        if not hand and not wood:
             raise IllegalAction("you have no cards in your hand or Wood pile to flip")
-        turned = not seat.hand
+        turned = not hand
         if turned:
             # Turn the Wood pile over as the new hand, without shuffling: its bottom card becomes
             # the top of the hand, so the cards come round again in the same order.
-            seat.hand = seat.wood
-            seat.wood = []
+            hand = seat.hand = wood
+            wood = seat.wood = []
             seat.turnovers += 1
-        count = min(3, len(seat.hand))
+        count = 3 if len(hand) >= 3 else len(hand)
         # The three cards are turned over together: the third one ends on top of the Wood pile.
-        seat.wood.extend(seat.hand[:count])
-        del seat.hand[:count]
+        wood.extend(hand[:count])
+        del hand[:count]
         return [Event("flip", {"player": player, "count": count, "turned_over": turned,
-                               "wood_top": _card_json(seat.wood[-1]), "hand": len(seat.hand)})]
+                               "wood_top": _card_json(wood[-1]), "hand": len(hand)})]
 
     def _do_shift(self, player: str, action: Action) -> list[Event]:
         """``{"type": "shift"}``: the Wood pile's top goes under the hand, only while stuck (§7)."""
@@ -909,6 +1062,20 @@ class DutchBlitz(Engine):
 
     # ------------------------------------------------------------------ views and the end
 
+    def view(self, player: str | None) -> dict[str, Any]:
+        """What *player* may see (§12), as :meth:`Engine.view <bot.engine.core.Engine.view>` gives it
+        (``None``: a spectator): a new dict whose nested lists and dicts are shared between calls and
+        read-only (``docs/design.md`` §2). The shape is in the package docstring.
+
+        Raises
+        ------
+        ValueError
+            *player* is not seated in this game.
+        """
+        if player is not None and player not in self.players:
+            self._check_player(player)
+        return self._view(player)
+
     def _view(self, player: str | None) -> dict[str, Any]:
         # Every seat's bot or board asks after every move. Each view is a new dict whose nested
         # lists and dicts come from the memo and are shared by the views of the same state
@@ -916,22 +1083,29 @@ class DutchBlitz(Engine):
         # checked against the state (the memos' copies of the piles, the totals, the Ready set,
         # the scores and endings), so it is remade whenever the state changed, by a move or from
         # outside; unchanged seats and Dutch piles keep their dicts.
-        memo = self._memo_now()
+        memo = self._memo
+        if (memo is None or memo.options is not self.options or memo.players is not self.players
+                or self.dutch != memo.dutch):
+            memo = self._memo_now()
         sms = memo.seats
+        if self.totals != memo.totals or self.ready != memo.ready:  # (once a hand, or between hands)
+            memo.totals = dict(self.totals)
+            memo.ready = set(self.ready)
+            for sm in sms:
+                if sm is not None:
+                    sm.view = None
+        totals, ready = memo.totals, memo.ready
+        assert totals is not None and ready is not None
         state = self.seats
-        totals, ready = self.totals, self.ready
+        players = self.players
         seats: list[dict[str, Any]] = []
-        for i, p in enumerate(self.players):
-            sm = sms[i]
+        for i, sm in enumerate(sms):
             if sm is None or _PARTS(state[i]) != sm.parts:
                 sm = self._seat_now(memo, i)
-            total = totals[p]
-            is_ready = p in ready
             seat_view = sm.view
-            if seat_view is None or sm.total != total or sm.ready != is_ready:
-                seat_view = sm.view = self._seat_view(i, p, sm, total, is_ready)
-                sm.total = total
-                sm.ready = is_ready
+            if seat_view is None:
+                p = players[i]
+                seat_view = sm.view = self._seat_view(i, p, sm, totals[p], p in ready)
             seats.append(seat_view)
         piles = memo.piles_json
         if piles is None:
@@ -953,16 +1127,17 @@ class DutchBlitz(Engine):
             "seats": seats,
             "hand_scores": scores,
             "hand_endings": endings,
-            "me": None if player is None else self.players.index(player),
+            "me": None if player is None else players.index(player),
         }
 
     @staticmethod
     def _seat_view(index: int, player: str, sm: _SeatMemo, total: int, is_ready: bool) -> dict[str, Any]:
         """One seat of the view (§12), from the copy of its piles in *sm*."""
         blitz, posts, wood, hand = sm.parts
-        posts_json = sm.posts_json
+        head = sm.head
+        posts_json = head.posts_json
         if posts_json is None:
-            posts_json = sm.posts_json = [[_card_json(c) for c in pile] for pile in posts]
+            posts_json = head.posts_json = [[_card_json(c) for c in pile] for pile in posts]
         return {
             "player": player,
             "seat": index,
@@ -978,22 +1153,10 @@ class DutchBlitz(Engine):
 
     @staticmethod
     def _piles_view(memo: _Memo) -> list[dict[str, Any]]:
-        """The ``dutch_piles`` of the view (§12) from the memo's copy of the piles, reusing the dict of
-        every pile whose top card and size did not change.
-        """
+        """The ``dutch_piles`` of the view (§12) from the memo's copy of the piles."""
         assert memo.dutch is not None  # _memo_now() made it
-        old = memo.piles
-        made: list[tuple[BlitzCard, int, dict[str, Any]]] = []
-        for i, pile in enumerate(memo.dutch):
-            top = pile[-1]
-            size = len(pile)
-            if i < len(old) and old[i][0] is top and old[i][1] == size:
-                made.append(old[i])
-            else:
-                made.append((top, size, {"pile": i, "colour": top.colour, "top": _card_json(top), "size": size,
-                                         "complete": top.value == 10}))
-        memo.piles = made
-        return [entry[2] for entry in made]
+        return [{"pile": i, "colour": pile[-1].colour, "top": _card_json(pile[-1]), "size": len(pile),
+                 "complete": pile[-1].value == 10} for i, pile in enumerate(memo.dutch)]
 
     def _is_over(self) -> bool:
         return self.phase == OVER
