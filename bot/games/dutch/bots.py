@@ -181,6 +181,8 @@ class PerfectBot(Bot):
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action | None:
         """Pick a move: opening look, turn, power, a sure jump-in, a Dutch call or nothing."""
+        if len(legal) == 1 and legal[0]["type"] == "dutch":
+            return None  # the commonest ask out of turn: only the Dutch call, never chosen out of turn
         types = set(map(_TYPE, legal))
         if types <= _IDLE:  # the usual ask out of turn: at most a jump-in (nothing else is chosen here)
             return self._sure_jump_in(view, legal) if "jump_in" in types else None
@@ -290,15 +292,21 @@ class PerfectBot(Bot):
     def _best_swap(self, view: dict[str, Any], order: dict[str, int]) -> Action | None:
         known, unknown = self._own(view)
         mine = [(i, known[i]) for i in known] + [(i, UNKNOWN_VALUE) for i in unknown]
-        slots = {p: self._slots(view, p) for p in view["players"]}
+        players = view["players"]
+        found: dict[str, list[int]] = {}  # self._slots(view, p) for every p, in one pass over the hands
+        for hand in view["hands"]:
+            if hand["player"] not in found:
+                found[hand["player"]] = [i for i, s in enumerate(hand["slots"]) if s is not None]
+        slots = {p: found.get(p, []) for p in players}
         red_kings = view["options"]["red_kings"]
+        memory, me = self.memory, self.player
         # An adversary's card as (player, position, its value plus 1 when unseen, seen).
         theirs: list[tuple[str, int, int, bool]] = []
-        for p in view["players"]:
-            if p == self.player:
+        for p in players:
+            if p == me:
                 continue
             for i in slots[p]:
-                card = self.memory.get((p, i))
+                card = memory.get((p, i))
                 theirs.append((p, i, UNKNOWN_VALUE + 1, False) if card is None else
                               (p, i, value_of(card, red_kings), True))
         seen_theirs = [t for t in theirs if t[3]]
@@ -310,10 +318,9 @@ class PerfectBot(Bot):
             # The gain of a swap: my card's value less theirs, less 1 for giving away an unseen card
             # (a gamble) and 1 for taking an unseen one; two unknowns gain nothing. Worth it from 2.
             mine_value = mv if seen else mv - 1
-            for p, j, tv, _ in (theirs if seen else seen_theirs):
+            most = mine_value - 2  # worth it from a gain of 2: their value at most this
+            for p, j, tv, _ in [t for t in (theirs if seen else seen_theirs) if t[2] <= most]:
                 gain = mine_value - tv
-                if gain < 2:
-                    continue
                 # Among equal gains, burden the adversary with the fewest cards (the likeliest to go
                 # low), then pick at random: never by seat order, which would pick on one seat.
                 key = (gain, -counts[p], random())

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from bot.engine.cards import Card, shuffled, standard_deck
-from bot.engine.core import Action, Engine, Event, IllegalAction, Result, TimedRule
+from bot.engine.core import Action, Engine, Event, IllegalAction, Result, TimedRule, canonical
 from bot.engine.options import check_options, option
 
 __all__ = ["DutchOptions", "DutchEngine", "card_value", "POWERS"]
@@ -161,6 +161,54 @@ class DutchOptions:
                              "plays with the two Jokers), got False")
 
 
+_NEW_EVENT = Event.__new__
+_SET_TYPE = vars(Event)["type"].__set__  # the slots' member descriptors
+_SET_DATA = vars(Event)["data"].__set__
+_SET_AUDIENCE = vars(Event)["audience"].__set__
+
+
+def _event(kind: str, data: dict[str, Any], audience: tuple[str, ...] | None = None) -> Event:
+    """``Event(kind, data, audience)``, the same object, made without the frozen dataclass's ``__init__``.
+
+    ``Event`` is a frozen dataclass with slots: its generated ``__init__`` sets each field through
+    ``object.__setattr__``, twice the cost of setting the slots directly, and the engine makes a few
+    events every move.
+    """
+    event: Event = _NEW_EVENT(Event)
+    _SET_TYPE(event, kind)
+    _SET_DATA(event, data)
+    _SET_AUDIENCE(event, audience)
+    return event
+
+
+def _plain_copy(action: dict[str, Any]) -> dict[str, Any] | None:
+    """A copy of *action* equal to ``canonical(action)`` when it holds only strings, ints, bools, ``None``,
+    lists of those and dicts of all these under string keys (every Dutch action); ``None`` for anything
+    else (the caller then uses :func:`~bot.engine.core.canonical`, which decides).
+    """
+    out: dict[str, Any] = {}
+    for key, value in action.items():
+        if type(key) is not str:
+            return None
+        kind = type(value)
+        if kind is str or kind is int or kind is bool or value is None:
+            out[key] = value
+        elif kind is dict:
+            inner = _plain_copy(value)
+            if inner is None:
+                return None
+            out[key] = inner
+        elif kind is list:
+            for item in value:
+                kind = type(item)
+                if not (kind is str or kind is int or kind is bool or item is None):
+                    return None
+            out[key] = list(value)
+        else:
+            return None
+    return out
+
+
 def _pos(obj: Any) -> tuple[str, int] | None:
     """``{"player": q, "position": i}`` as ``(q, i)``, or ``None`` when malformed."""
     if not isinstance(obj, dict) or set(obj) != {"player", "position"}:
@@ -244,7 +292,7 @@ class DutchEngine(Engine):
         return [self._round_started()]
 
     def _round_started(self) -> Event:
-        return Event("round_started", {"round": self.round, "starter": self.current,
+        return _event("round_started", {"round": self.round, "starter": self.current,
                                        "hand_size": self.options.hand_size})
 
     def _deal(self) -> None:
@@ -349,10 +397,26 @@ class DutchEngine(Engine):
 
     # ------------------------------------------------------------------ legal actions
 
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has finished (phase ``"over"``; :attr:`Engine.is_over`, without the hook call)."""
+        return self.phase == "over"
+
+    def legal_actions(self, player: str) -> list[Action]:
+        """Every action *player* may take now, as JSON objects (:meth:`Engine.legal_actions`).
+
+        The hook's work done here directly (the simulator and the table ask every seat after every
+        move): the same list, the same :class:`ValueError` for a player who is not seated.
+        """
+        if player not in self.players:
+            self._check_player(player)
+        return self._legal_actions(player)
+
     def _legal_actions(self, player: str) -> list[Action]:
         # Hot (the simulator and the table ask every seat after every move), so the conditions are
         # written out: a round due to end (_due_to_end), the jump-in window open (_window_open), the
         # jump-ins (own cards; aggressive: anyone's) and the Dutch call (passive, none made yet).
+        # A game over has no legal action (phase "over" falls through to the empty list).
         phase = self.phase
         if phase != "play":
             if phase == "look":
@@ -490,6 +554,38 @@ class DutchEngine(Engine):
     }
     """Action type to the name of the method that applies it."""
 
+    def apply(self, player: str, action: Action) -> list[Event]:
+        """Apply *action* for *player*, log it and return its events (:meth:`Engine.apply`).
+
+        The same checks, copy and log as the base class, with a quicker copy of the plain actions
+        Dutch takes (:func:`_plain_copy`; anything else goes through
+        :func:`~bot.engine.core.canonical` as before).
+
+        Raises
+        ------
+        IllegalAction
+            As :meth:`Engine.apply`: the game is over, *player* is not seated, the action is
+            malformed or breaks a rule; the state is untouched.
+        """
+        if player not in self.players:
+            raise IllegalAction(f"{player!r} is not playing at this table")
+        if self.phase == "over":
+            raise IllegalAction("the game is over")
+        copied = _plain_copy(action) if type(action) is dict else None
+        if copied is None:
+            try:
+                copied = canonical(action)
+            except (TypeError, ValueError) as exc:
+                raise IllegalAction(f"that action is not valid data: {exc}") from None
+        action = copied
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction(f"an action must be an object with a 'type', got {action!r}")
+        events = self._apply(player, action)
+        self._count += 1
+        if self._actions is not None:
+            self._actions.append((player, action))
+        return events
+
     def _apply(self, player: str, action: Action) -> list[Event]:
         kind = action["type"]
         name = self._HANDLERS.get(kind)
@@ -519,6 +615,9 @@ class DutchEngine(Engine):
             raise IllegalAction(f"you cannot {what} now: the round is over")
 
     def _need_turn(self, player: str, step: str, what: str) -> None:
+        if (self.phase == "play" and self.power is None and self.step == step
+                and player == self.players[self.turn]):
+            return  # the usual case, checked at once; otherwise the checks below say what is wrong
         self._need_play(what)
         if self.power is not None:
             raise IllegalAction(f"you cannot {what} now: {self.power['player']} is using a power first")
@@ -561,15 +660,15 @@ class DutchEngine(Engine):
         if not i < j:
             raise IllegalAction(f"name two different positions in increasing order, got {positions!r}")
         self.looked[player] = True
-        events = [Event("opening_look", {"player": player, "positions": [i, j]})]
+        events = [_event("opening_look", {"player": player, "positions": [i, j]})]
         for pos in (i, j):
             card = self._card_at(player, pos)
             self._see(card, [player])
-            events.append(Event("saw", {"player": player, "owner": player, "position": pos, "why": "opening",
+            events.append(_event("saw", {"player": player, "owner": player, "position": pos, "why": "opening",
                                         "card": dict(_JSON[card])}, (player,)))
         if all(self.looked.values()):
             self.phase = "play"
-            events.append(Event("turn", {"player": self.current, "round": self.round}))
+            events.append(_event("turn", {"player": self.current, "round": self.round}))
         return events
 
     # -- the turn (§5)
@@ -584,15 +683,15 @@ class DutchEngine(Engine):
         self.step = "decide"
         self.window = None
         self.seen[card] = self.seen.get(card, 0) | 1 << self.players.index(player)  # _see(card, [player])
-        return [Event("drew", {"player": player, "deck": len(self.deck)}),
-                Event("drew_card", {"player": player, "card": dict(_JSON[card])}, (player,))]
+        return [_event("drew", {"player": player, "deck": len(self.deck)}),
+                _event("drew_card", {"player": player, "card": dict(_JSON[card])}, (player,))]
 
     def _do_discard(self, player: str, action: Action) -> list[Event]:
         self._shape(action)
         self._need_turn(player, "decide", "discard")
         card = self._held()
         self.drawn = None
-        events = [Event("discarded", {"player": player, "card": dict(_JSON[card]), "from": "drawn"})]
+        events = [_event("discarded", {"player": player, "card": dict(_JSON[card]), "from": "drawn"})]
         return events + self._after_discard(player, card, drawn=True)
 
     def _do_swap(self, player: str, action: Action) -> list[Event]:
@@ -602,7 +701,7 @@ class DutchEngine(Engine):
         old = self._card_at(player, pos)
         self.hands[player][pos] = self.drawn
         self.drawn = None
-        events = [Event("swapped", {"player": player, "position": pos, "card": dict(_JSON[old])})]
+        events = [_event("swapped", {"player": player, "position": pos, "card": dict(_JSON[old])})]
         return events + self._after_discard(player, old, drawn=False)
 
     def _do_keep(self, player: str, action: Action) -> list[Event]:
@@ -615,7 +714,7 @@ class DutchEngine(Engine):
         self.hands[player].append(self.drawn)
         pos = len(self.hands[player]) - 1
         self.drawn = None
-        events = [Event("kept", {"player": player, "position": pos})]
+        events = [_event("kept", {"player": player, "position": pos})]
         return events + self._end_turn()
 
     def _after_discard(self, player: str, card_id: str, *, drawn: bool) -> list[Event]:
@@ -625,11 +724,11 @@ class DutchEngine(Engine):
         self.discards += 1
         rank, name = _RANKS[card_id], _NAMES[card_id]
         self.window = {"number": self.discards, "rank": rank, "name": name, "taken": False}
-        events = [Event("jump_in_window", {"discard": self.discards, "rank": name})]
+        events = [_event("jump_in_window", {"discard": self.discards, "rank": name})]
         # Aggressive: a J/Q/K drawn and discarded at once gives its power. Passive: any discarded J/Q/K (§6).
         if rank in POWERS and (drawn or self.options.variant != "aggressive"):
             self.power = {"player": player, "rank": rank, "left": POWERS[rank], "after": "advance"}
-            events.append(Event("power", {"player": player, "rank": name, "actions": POWERS[rank]}))
+            events.append(_event("power", {"player": player, "rank": name, "actions": POWERS[rank]}))
             return events
         return events + self._end_turn()
 
@@ -645,8 +744,8 @@ class DutchEngine(Engine):
             self.turn = (self.turn + 1) % len(self.players)
         current = self.players[self.turn]
         if self._due_to_end():
-            return [Event("round_due", {"player": current, "why": "dutch" if self.ending else "deck"})]
-        return [Event("turn", {"player": current, "round": self.round})]
+            return [_event("round_due", {"player": current, "why": "dutch" if self.ending else "deck"})]
+        return [_event("turn", {"player": current, "round": self.round})]
 
     # -- powers (§6)
 
@@ -677,8 +776,8 @@ class DutchEngine(Engine):
         q, i = self._any_slot(_pos({"player": action["player"], "position": action["position"]}), "look there")
         card = self._card_at(q, i)
         self._see(card, [player])
-        events = [Event("power_look", {"player": player, "owner": q, "position": i}),
-                  Event("saw", {"player": player, "owner": q, "position": i, "why": "power",
+        events = [_event("power_look", {"player": player, "owner": q, "position": i}),
+                  _event("saw", {"player": player, "owner": q, "position": i, "why": "power",
                                 "card": dict(_JSON[card])}, (player,))]
         return events + self._power_used()
 
@@ -691,7 +790,7 @@ class DutchEngine(Engine):
         if not (order[a[0]], a[1]) < (order[b[0]], b[1]):
             raise IllegalAction("name two different cards, the first before the second in seat and position order")
         self.hands[a[0]][a[1]], self.hands[b[0]][b[1]] = self.hands[b[0]][b[1]], self.hands[a[0]][a[1]]
-        events = [Event("power_swap", {"player": player, "first": {"player": a[0], "position": a[1]},
+        events = [_event("power_swap", {"player": player, "first": {"player": a[0], "position": a[1]},
                                        "second": {"player": b[0], "position": b[1]}})]
         return events + self._power_used()
 
@@ -700,7 +799,7 @@ class DutchEngine(Engine):
         self._need_play("skip a power")
         if self.power is None or self.power["player"] != player:
             raise IllegalAction("you have no power to skip")
-        return [Event("power_skipped", {"player": player})] + self._power_done()
+        return [_event("power_skipped", {"player": player})] + self._power_done()
 
     # -- jump-ins (§7)
 
@@ -731,25 +830,25 @@ class DutchEngine(Engine):
         if late and right:
             # §7.6: right, but someone was first: the card stays where it was, shown to all.
             data["returned"] = True
-            events.append(Event("jump_in", data))
+            events.append(_event("jump_in", data))
         elif right:
             self.hands[q][i] = None
             self.discard.append(card_id)
-            events.append(Event("jump_in", data))
+            events.append(_event("jump_in", data))
             if q != player:
                 events += self._penalty(q, 2)
         elif q == player:
             self.hands[q][i] = None
             self.discard.append(card_id)
-            events.append(Event("jump_in", data))
+            events.append(_event("jump_in", data))
             events += self._penalty(player, 2)
         else:
             data["returned"] = True
-            events.append(Event("jump_in", data))
+            events.append(_event("jump_in", data))
             events += self._penalty(player, 1)
         if not aggressive and card.rank in POWERS and not data["returned"]:
             self.power = {"player": player, "rank": card.rank, "left": POWERS[card.rank], "after": "resume"}
-            events.append(Event("power", {"player": player, "rank": _rank_name(card), "actions": POWERS[card.rank]}))
+            events.append(_event("power", {"player": player, "rank": _rank_name(card), "actions": POWERS[card.rank]}))
         return events
 
     def _penalty(self, player: str, count: int) -> list[Event]:
@@ -767,7 +866,7 @@ class DutchEngine(Engine):
         for _ in range(min(count, len(self.deck))):
             self.hands[player].append(self.deck.pop())
             positions.append(len(self.hands[player]) - 1)
-        events.append(Event("penalty", {"player": player, "positions": positions, "owed": count,
+        events.append(_event("penalty", {"player": player, "positions": positions, "owed": count,
                                         "deck": len(self.deck)}))
         return events
 
@@ -782,7 +881,7 @@ class DutchEngine(Engine):
             self.seen.pop(card_id, None)
         self.deck = cards + self.deck
         self.discard = [top]
-        return Event("reshuffled", {"deck": len(self.deck), "discard": 1})
+        return _event("reshuffled", {"deck": len(self.deck), "discard": 1})
 
     # -- the end of a round (§8, §9)
 
@@ -801,7 +900,7 @@ class DutchEngine(Engine):
         order = [self.players[(start + k) % n] for k in range(n)]
         order = [p for p in order if p != player]
         self.dutch = player
-        events = [Event("dutch", {"player": player, "last_turns": list(order)})]
+        events = [_event("dutch", {"player": player, "last_turns": list(order)})]
         if begun:
             self.final_turns = order
         elif self.current == player:
@@ -851,17 +950,17 @@ class DutchEngine(Engine):
             self.final_hands = values
             self.phase = "over"
             self.last_round = detail
-            return [Event("round_over", detail), Event("game_over", {"winners": detail["lowest"], "scores": values})]
+            return [_event("round_over", detail), _event("game_over", {"winners": detail["lowest"], "scores": values})]
         for p in self.players:
             self.totals[p] += scores[p]
         self.round_scores.append(scores)
         detail["totals"] = dict(self.totals)
         self.last_round = detail
-        events = [Event("round_over", detail)]
+        events = [_event("round_over", detail)]
         if max(self.totals.values()) >= self.options.target:
             self.phase = "over"
             best = min(self.totals.values())
-            events.append(Event("game_over", {"winners": [p for p in self.players if self.totals[p] == best],
+            events.append(_event("game_over", {"winners": [p for p in self.players if self.totals[p] == best],
                                               "scores": dict(self.totals)}))
         else:
             self.phase = "round_over"
@@ -886,11 +985,30 @@ class DutchEngine(Engine):
 
     # ------------------------------------------------------------------ view, end, result
 
-    def _view(self, player: str | None) -> dict[str, Any]:
-        # Every seat is asked after every move: the seat-independent part is built once per state
-        # (_public_view) and each view is a fresh top-level copy of it with its own "me" and, for
-        # the player in turn, the face of the drawn card.
-        public = self._public_view()
+    def view(self, player: str | None) -> dict[str, Any]:
+        """What *player* may see (:meth:`Engine.view`; ``None``: a spectator), as a fresh dict.
+
+        Every seat is asked after every move: the seat-independent part is built once per state
+        (:meth:`_public_view`) and each view is a fresh top-level copy of it with its own ``"me"``
+        and, for the player in turn, the face of the drawn card. The state check of
+        :meth:`_public_view` is done here inline (the same check).
+
+        Raises
+        ------
+        ValueError
+            *player* is not seated in this game.
+        """
+        if player is not None and player not in self.players:
+            self._check_player(player)
+        memo = self._view_memo
+        if (memo is not None and memo[0] == (
+                self.step, self.turn, self.phase, self.window, self.drawn is None, self.power, len(self.deck),
+                self.dutch, self.final_turns, self.ending, self.round, self.hands, self.looked, self.totals,
+                self.round_scores, self.discard, self.players, self.options, self.last_round)
+                and memo[0][18] is self.last_round):
+            public = memo[1]
+        else:
+            public = self._public_view()
         view = public.copy()
         view["me"] = player
         drawn = public["drawn"]
@@ -898,13 +1016,17 @@ class DutchEngine(Engine):
             view["drawn"] = {"player": player, "card": dict(_JSON[self._held()])}
         return view
 
+    def _view(self, player: str | None) -> dict[str, Any]:
+        return self.view(player)
+
     def _public_view(self) -> dict[str, Any]:
         """The view as a spectator sees it, made once per state and shared by the views of that state.
 
         :attr:`_view_memo` holds the last one with a copy of everything it was made from; it is
         checked against the state itself (not a move counter), so a state changed from outside (a
         test staging a position) is never shown stale. A new one reuses the parts of the last one
-        whose state did not change (the nested lists and dicts of views are read-only).
+        whose state did not change (the nested lists and dicts of views are read-only), a hand's
+        part of the view included.
         """
         key = (self.step, self.turn, self.phase, self.window, self.drawn is None, self.power, len(self.deck),
                self.dutch, self.final_turns, self.ending, self.round, self.hands, self.looked, self.totals,
@@ -920,21 +1042,23 @@ class DutchEngine(Engine):
          round_scores, _, players, options, last_round) = key
         playing = phase == "play"
         revealed = phase == "round_over" or phase == "over"
-        if (old is not None and old[11] == hands and old[16] == players
+        if (old is not None and old[16] == players
                 and (old[2] == "round_over" or old[2] == "over") == revealed):
-            hands_json, hands = last["hands"], old[11]
+            old_hands: dict[str, list[str | None]] = old[11]
+            if old_hands == hands:
+                hands_json, hands = last["hands"], old_hands
+            else:
+                # Only the hands that changed get a new part (and a new copy in the memo).
+                hands_json = list(last["hands"])
+                copies = dict(old_hands)
+                for k, p in enumerate(players):
+                    h = hands[p]
+                    if copies.get(p) != h:
+                        hands_json[k] = self._hand_json(p, h, revealed)
+                        copies[p] = list(h)
+                hands = copies
         else:
-            hands_json = []
-            for p in players:
-                h = hands[p]
-                empty = h.count(None)
-                if revealed:
-                    slots: list[Any] = [None if c is None else dict(_JSON[c]) for c in h]
-                elif empty:
-                    slots = [None if c is None else "back" for c in h]
-                else:
-                    slots = ["back"] * len(h)
-                hands_json.append({"player": p, "slots": slots, "cards": len(h) - empty})
+            hands_json = [self._hand_json(p, hands[p], revealed) for p in players]
             hands = {p: list(h) for p, h in hands.items()}
         if old is not None and old[12] == looked:
             looked_json, looked = last["looked"], old[12]
@@ -992,6 +1116,18 @@ class DutchEngine(Engine):
                             players, options, last_round), public)
         return public
 
+    @staticmethod
+    def _hand_json(player: str, hand: list[str | None], revealed: bool) -> dict[str, Any]:
+        """One hand as views show it: ``{"player", "slots", "cards"}``, faces only once *revealed*."""
+        empty = hand.count(None)
+        if revealed:
+            slots: list[Any] = [None if c is None else dict(_JSON[c]) for c in hand]
+        elif empty:
+            slots = [None if c is None else "back" for c in hand]
+        else:
+            slots = ["back"] * len(hand)
+        return {"player": player, "slots": slots, "cards": len(hand) - empty}
+
     def _discard_json(self) -> list[dict[str, Any]]:
         """The discard pile as card JSON, for views; grown from the last one when cards were added on top."""
         discard = self.discard
@@ -999,10 +1135,13 @@ class DutchEngine(Engine):
         if memo is not None:
             ids, cards = memo
             n = len(ids)
-            if len(discard) >= n and discard[:n] == ids:
-                if len(discard) > n:
-                    cards = cards + [dict(_JSON[c]) for c in discard[n:]]
-                    self._discard_memo = (list(discard), cards)
+            m = len(discard)
+            if m == n:
+                if discard == ids:
+                    return cards
+            elif m > n and discard[:n] == ids:
+                cards = cards + [dict(_JSON[c]) for c in discard[n:]]
+                self._discard_memo = (list(discard), cards)
                 return cards
         cards = [dict(_JSON[c]) for c in discard]
         self._discard_memo = (list(discard), cards)
