@@ -121,9 +121,10 @@ class ParlorBot(commands.Bot):
         intents.guilds = True
         # Parlor uses no voice: discord.py's warnings about its voice libraries (PyNaCl, davey) are noise.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
-        # Mentions ping users only (a turn warning), never @everyone or roles; a re-posted table
-        # message sets none at all.
-        kwargs.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False, users=True))
+        # No message pings anyone unless it says so: a table message (and every re-post of it) names
+        # players without pinging them; the few notices meant to ping (a turn or idle warning, a
+        # tournament match) allow user mentions themselves. @everyone and roles are never pinged.
+        kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, tree_cls=ParlorTree,
                          help_command=None, **kwargs)
         self.config = config

@@ -201,7 +201,9 @@ class DutchUI(GameUI):
 
     def public_text(self, table: Table) -> str:
         """Seats in order (whose turn, card backs by position, totals), the discard pile, the deck, the
-        jump-in window, a Dutch call and the last turns, then the last moves; at a round's end, every hand.
+        jump-in window, a Dutch call and the last turns, then the last moves; at a round's end every
+        hand face up with its value and total instead of the seats (eight players of long names fit
+        Discord's 2,000 characters uncut).
         """
         view = self._view(table, None)
         name = table.display_name
@@ -209,7 +211,7 @@ class DutchUI(GameUI):
         revealed = view["phase"] in ("round_over", "over")
         lines = [self._head(table, view)]
         active = view["power"]["player"] if view["power"] else view["turn"]
-        for i, hand in enumerate(view["hands"], start=1):
+        for i, hand in enumerate([] if revealed else view["hands"], start=1):  # revealed: the hands below say it
             p = hand["player"]
             mark = "▶ " if p == active and view["phase"] == "play" else ""
             bell = " 🔔" if p == view["dutch"] else ""

@@ -20,6 +20,7 @@ from .models import (
     RequestRecord,
     SelectInfo,
     make_snowflake,
+    pinged_by,
     snowflake_time_ms,
 )
 from .server import FakeDiscord, point_discord_py_at
@@ -42,6 +43,7 @@ __all__ = [
     "RequestRecord",
     "SelectInfo",
     "make_snowflake",
+    "pinged_by",
     "pointed_at",
     "point_discord_py_at",
     "running_bot",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import itertools
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -29,6 +30,38 @@ THREAD_CREATE_PERMISSIONS = (1 << 35) | (1 << 36)
 """Create public threads + create private threads: what a channel with threads refused denies @everyone."""
 
 _counter = itertools.count(1)
+
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
+_ROLE_MENTION = re.compile(r"<@&(\d+)>")
+_EVERYONE_MENTION = re.compile(r"@(everyone|here)")
+
+
+def pinged_by(content: str, allowed_mentions: dict[str, Any] | None) -> frozenset[str]:
+    """Whom Discord pings for a new message with *content* and its ``allowed_mentions`` field.
+
+    Returns ``"everyone"`` (for ``@everyone`` or ``@here``), ``"role:<id>"`` and ``"user:<id>"``
+    entries. Without an ``allowed_mentions`` field Discord parses every kind of mention in the
+    content; with one, a kind is pinged only when ``parse`` names it (``"everyone"``,
+    ``"roles"``, ``"users"``) or, for users and roles, when its id is listed.
+
+    >>> sorted(pinged_by("<@1> @everyone <@&2>", None))
+    ['everyone', 'role:2', 'user:1']
+    >>> sorted(pinged_by("<@1> @everyone <@&2>", {"parse": []}))
+    []
+    >>> sorted(pinged_by("<@1> <@3> @here", {"parse": ["users"]}))
+    ['user:1', 'user:3']
+    >>> sorted(pinged_by("<@1> <@3>", {"parse": [], "users": ["3"]}))
+    ['user:3']
+    """
+    parse = {"users", "roles", "everyone"} if allowed_mentions is None else set(allowed_mentions.get("parse") or [])
+    listed_users = {str(u) for u in (allowed_mentions or {}).get("users") or []}
+    listed_roles = {str(r) for r in (allowed_mentions or {}).get("roles") or []}
+    out: set[str] = set()
+    if "everyone" in parse and _EVERYONE_MENTION.search(content):
+        out.add("everyone")
+    out |= {f"user:{u}" for u in _USER_MENTION.findall(content) if "users" in parse or u in listed_users}
+    out |= {f"role:{r}" for r in _ROLE_MENTION.findall(content) if "roles" in parse or r in listed_roles}
+    return frozenset(out)
 
 
 def now_ms() -> int:
@@ -279,6 +312,15 @@ class FakeMessage:
     """Uploaded files as Discord describes them (``id``, ``filename``, ``size``, ``url``, ...)."""
     files: dict[str, bytes] = field(default_factory=dict, repr=False)
     """The uploaded bytes by filename, for tests that check an image or a log file."""
+    allowed_mentions: dict[str, Any] | None = None
+    """The ``allowed_mentions`` field of the request that created the message or last edited its
+    content, as the bot sent it (``None``: that request had none, so Discord would parse every
+    mention in the content)."""
+    allowed_mentions_sent: list[dict[str, Any] | None] = field(default_factory=list)
+    """The ``allowed_mentions`` field (or ``None``) of every request that created the message or set its
+    content, oldest first."""
+    pings: frozenset[str] = frozenset()
+    """Whom the message pinged when it was created (:func:`pinged_by`; an edit pings nobody)."""
 
     @property
     def ephemeral(self) -> bool:

@@ -25,6 +25,7 @@ from .models import (
     FakeUser,
     RequestRecord,
     make_snowflake,
+    pinged_by,
     walk_components,
 )
 from .wire import (
@@ -364,6 +365,9 @@ class RestMixin:
             visible_to=visible_to if flags & EPHEMERAL else None, created_ms=self.now_ms(),
         )
         self._attach(msg, body)
+        if "content" in body or "allowed_mentions" in body:
+            self._record_mentions(msg, body)
+            msg.pings = pinged_by(msg.content, msg.allowed_mentions)
         if interaction is not None:
             msg.interaction_id = interaction.result.id
             msg.interaction_user_id = interaction.result.user.id
@@ -398,10 +402,18 @@ class RestMixin:
             payload["member"] = member
         return payload
 
+    @staticmethod
+    def _record_mentions(msg: FakeMessage, body: JSON) -> None:
+        """Keeps the ``allowed_mentions`` field of a request that creates *msg* or sets its content."""
+        allowed = body.get("allowed_mentions")
+        msg.allowed_mentions = dict(allowed) if isinstance(allowed, dict) else None
+        msg.allowed_mentions_sent.append(msg.allowed_mentions)
+
     def _apply_edit(self, msg: FakeMessage, body: JSON, via: str) -> FakeMessage:
         self._check_message_body(body, partial=True, flags=msg.flags)
         if "content" in body:
             msg.content = body["content"] or ""
+            self._record_mentions(msg, body)
         if "embeds" in body:
             msg.embeds = list(body["embeds"] or [])
         if "components" in body:

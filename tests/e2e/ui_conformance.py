@@ -39,7 +39,8 @@ from bot.tables.table import Table, TableError
 from bot.tables.ui import GameUI
 from sandbox import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
-__all__ = ["LIMITS", "ActionKey", "Reach", "TableDriver", "RunStats", "action_key", "board_items", "board_problems",
+__all__ = ["LIMITS", "FIT_MARKER", "mention_problems", "fake_message_problems", "public_text_unfitted",
+           "ActionKey", "Reach", "TableDriver", "RunStats", "action_key", "board_items", "board_problems",
            "board_tokens",
            "component_count", "explore_board", "message_problems", "public_reach", "reachability_problems",
            "card_ids", "all_card_ids", "HiddenCards", "ConformanceFailure", "SKIPPED_PUBLIC_VERBS", "host_player"]
@@ -136,10 +137,58 @@ def message_problems(content: str | None, components: list[dict[str, Any]] | Non
     return out
 
 
-def fake_message_problems(msg: FakeMessage) -> list[str]:
-    """:func:`message_problems` of a message the loopback stores."""
+FIT_MARKER = re.compile(r"… \d+ lines? left out …")
+"""What ``bot.tables.text.fit_text`` writes where it shortened a text: a message carrying it was cut."""
+
+
+def fake_message_problems(msg: FakeMessage, *, user_pings: Iterable[int] = ()) -> list[str]:
+    """:func:`message_problems` of a message the loopback stores, plus :func:`mention_problems` (it may
+    have pinged *user_pings*) and a text the service had to shorten (:data:`FIT_MARKER`)."""
     who = f"ephemeral for {msg.visible_to}" if msg.ephemeral else "public"
-    return message_problems(msg.content, msg.components, msg.embeds, where=f"message {msg.id} ({who})")
+    where = f"message {msg.id} ({who})"
+    out = message_problems(msg.content, msg.components, msg.embeds, where=where)
+    if FIT_MARKER.search(msg.content or ""):
+        out.append(f"{where}: its text was shortened to fit 2,000 characters (lines left out)")
+    return out + mention_problems(msg, where=where, user_pings=user_pings)
+
+
+def public_text_unfitted(ui: GameUI, table: Table) -> str:
+    """The public table text as the game writes it, before the service fits it into 2,000 characters.
+
+    The same parts as ``TableCore.public_text`` (``bot/tables/core.py``): the notice line, the
+    game's public text and, once the game is over, its result text.
+    """
+    text = ui.public_text(table)
+    if table.engine is not None and table.engine.is_over:
+        text = f"{text}\n\n{ui.result_text(table)}"
+    return f"{table.notice}\n{text}" if table.notice else text
+
+
+def mention_problems(msg: FakeMessage, *, where: str = "", user_pings: Iterable[int] = ()) -> list[str]:
+    """Ways a bot message could ping people by accident (issue 11, item 9).
+
+    Every request that created the message or set its text must carry ``allowed_mentions``
+    (without it Discord pings every mention in the text, a player named ``@everyone`` included),
+    and none may allow ``@everyone``/``@here`` or role pings. Creating the message may have pinged
+    only the users in *user_pings* (a notice that means to ping a player; empty for a table
+    message). Ephemeral messages ping nobody and are skipped.
+    """
+    if msg.ephemeral:
+        return []
+    at = f"{where}: " if where else f"message {msg.id}: "
+    out: list[str] = []
+    for allowed in msg.allowed_mentions_sent:
+        if allowed is None:
+            out.append(f"{at}sent without allowed_mentions (Discord would ping every mention in it)")
+            continue
+        wide = sorted(set(allowed.get("parse") or []) & {"everyone", "roles"})
+        if wide or allowed.get("roles"):
+            out.append(f"{at}allowed_mentions {allowed} allows {wide or 'roles'} pings")
+    wanted = {f"user:{u}" for u in user_pings}
+    stray = sorted(set(msg.pings) - wanted)
+    if stray:
+        out.append(f"{at}pinged {stray} when it was posted: {msg.content[:120]!r}")
+    return out
 
 
 def component_count(view: Any) -> int:
@@ -187,11 +236,17 @@ def board_problems(board: Any, where: str) -> list[str]:
 
     At most 25 components (a select menu is as wide as a row), at most 5 wide in any explicit
     row, rows 0–4, labels 1–80 characters, 1–25 options a menu, tokens matching
-    ``TOKEN_PATTERN``, no token twice. (``Board`` now refuses most of these itself with a
-    ``LimitError``; this check also covers any board-like object.) A long text is not a problem:
-    the service fits it by leaving out whole lines and saying so; the rendered message is checked.
+    ``TOKEN_PATTERN``, no token twice, and a text within Discord's 2,000 characters *as the game
+    wrote it*: the service's ``fit_text`` would leave lines out to make a longer text fit, which
+    is a last resort, not a way to render a board (issue 11, item 2: never silently cut). (``Board``
+    refuses most of the component problems itself with a ``LimitError``; this check also covers
+    any board-like object.)
     """
     out: list[str] = []
+    text = str(getattr(board, "text", "") or "")
+    if len(text) > LIMITS["content"]:
+        out.append(f"{where}: text of {len(text)} characters before fitting (> {LIMITS['content']}): the table "
+                   "would shorten it")
     items = board_items(board)
     widths = [LIMITS["row_buttons"] if hasattr(item, "options") else 1 for item in items]
     if sum(widths) > LIMITS["rows"] * LIMITS["row_buttons"]:
@@ -520,16 +575,20 @@ class TableDriver:
         How many bots the host adds.
     excuse:
         A game's known UI gap (see :func:`reachability_problems`).
+    reachability:
+        Whether to check, once per table version and person, that every legal action is reachable
+        by clicks (``False`` for tests about messages only: with eight seats a Queen's swap has
+        hundreds of boards).
     """
 
     def __init__(self, fake: FakeDiscord, bot: Any, channel: FakeChannel, people: list[FakeUser],
                  spectator: FakeUser | None, kind: str, options: dict[str, Any], seed: int, *,
                  key: ActionKey = action_key, bots: int = 1,
-                 excuse: Callable[[Table, str, Action], bool] | None = None) -> None:
+                 excuse: Callable[[Table, str, Action], bool] | None = None, reachability: bool = True) -> None:
         self.fake, self.bot, self.channel = fake, bot, channel
         self.people, self.spectator, self.kind, self.options = people, spectator, kind, options
         self.rng = random.Random(seed)
-        self.key, self.excuse = key, excuse
+        self.key, self.excuse, self.reachability = key, excuse, reachability
         self.excused: list[Action] = []
         self.bots = bots
         self.stats = RunStats(kind, seed, people=len(people))
@@ -539,6 +598,7 @@ class TableDriver:
         self.hidden = HiddenCards()
         self._checked: dict[tuple[int, int], tuple[str, Any, Any]] = {}
         self._explored: set[tuple[int, str]] = set()
+        self._table_messages: set[int] = set()
         self._errors_seen = len(fake.errors)
         self._step = "set-up"
 
@@ -635,6 +695,16 @@ class TableDriver:
         if engine is not None:
             self.hidden.observe(engine)
         problems: list[str] = []
+        pingable: set[int] = set()
+        if self.table is not None:
+            if self.table.message_id is not None:
+                self._table_messages.add(self.table.message_id)
+            pingable = {s.user_id for s in self.table.seats if s.user_id is not None and not s.is_bot}
+            if engine is not None:
+                text = public_text_unfitted(self.ui, self.table)
+                if len(text) > LIMITS["content"]:
+                    problems.append(f"the public table text is {len(text)} characters before fitting "
+                                    f"(> {LIMITS['content']}): the table would shorten it:\n{text}")
         for user, player in self.viewers():
             for channel in channels:
                 for msg in self.fake.messages(channel, visible_to=user):
@@ -646,7 +716,8 @@ class TableDriver:
                     if changed:
                         self._checked[(user.id, msg.id)] = mark
                         self.stats.messages_checked += 1
-                        problems += fake_message_problems(msg)
+                        problems += fake_message_problems(
+                            msg, user_pings=() if msg.id in self._table_messages else pingable)
                     if engine is not None and (changed or full):
                         ids = [b.custom_id for b in msg.buttons if b.custom_id] + [s.custom_id for s in msg.selects]
                         problems += self.hidden.problems(player, ids, f"message {msg.id} seen by {user.name}")
@@ -661,6 +732,8 @@ class TableDriver:
             text, view = self.bot.tables.board(self.table, player, selection=selection)
             where = f"rendered board of {player} (selection {selection!r})"
             out = message_problems(text, view.to_components() if view is not None else [], where=where)
+            if FIT_MARKER.search(text):
+                out.append(f"{where}: the board's text with its notes was shortened to fit 2,000 characters")
             wanted = len(board_items(board))
             if component_count(view) != wanted:
                 out.append(f"{where}: the board has {wanted} components, the message {component_count(view)} "
@@ -696,7 +769,7 @@ class TableDriver:
         """Every check that needs no waiting."""
         self._check_errors(self._step)
         self.check_messages()
-        if self.table is not None and self.table.engine is not None:
+        if self.reachability and self.table is not None and self.table.engine is not None:
             self.check_reachability()
 
     # -------------------------------------------------------------- playing

@@ -240,13 +240,51 @@ def test_unusable_database_paths_exit_2_with_the_message_only(tmp_path: Path, db
     assert not (tmp_path / "missing").exists(), "no directory is created"
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere (the next test covers root)")
 def test_unwritable_database_directory_exits_2(tmp_path: Path) -> None:
     """A database in a directory this user cannot write: status 2 naming database.path."""
     locked = tmp_path / "locked"
     locked.mkdir(mode=0o555)
     proc = run_parlor("migrate", env={"PARLOR_DB": str(locked / "p.db")}, cwd=tmp_path)
     assert proc.returncode == 2 and "not writable" in proc.stderr
+
+
+def _access_by_owner_bits(path: str | os.PathLike[str], mode: int, *args: object, **kwargs: object) -> bool:
+    """``os.access`` as an ordinary user who owns *path* sees it: only the owner's permission bits count
+    (root's ``access`` ignores them). A path that does not exist is not accessible."""
+    try:
+        bits = (os.stat(path).st_mode >> 6) & 0o7
+    except OSError:
+        return False
+    return all(not mode & want or bits & have for want, have in ((os.R_OK, 4), (os.W_OK, 2), (os.X_OK, 1)))
+
+
+@pytest.mark.parametrize("case", ["read-only directory", "read-only file"])
+def test_unwritable_database_exits_2_with_the_message_only_even_as_root(
+        case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`parlor migrate` with a database path this user may not write exits 2 with one message naming
+    database.path, writes nothing and prints no traceback. It runs as root too (this machine and CI):
+    ``os.access`` is made to judge by the owner's permission bits, as it does for everyone but root."""
+    monkeypatch.setattr(os, "access", _access_by_owner_bits)
+    for key in [k for k in os.environ if k.startswith(("DISCORD_", "PARLOR_"))]:
+        monkeypatch.delenv(key)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    db = locked / "p.db"
+    if case == "read-only file":
+        db.write_bytes(b"")
+        db.chmod(0o444)
+    locked.chmod(0o555)
+    monkeypatch.setenv("PARLOR_DB", str(db))
+    try:
+        assert cli.main(["migrate"]) == 2
+    finally:
+        locked.chmod(0o755)
+    err = capsys.readouterr().err
+    assert err.startswith("parlor: configuration error:") and "database.path" in err, err
+    assert ("not writable" if case == "read-only directory" else "not readable and writable") in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert db.stat().st_size == 0 if db.exists() else case == "read-only directory", "nothing is written"
 
 
 def test_unreachable_api_base_exits_2_with_one_line(tmp_path: Path) -> None:
