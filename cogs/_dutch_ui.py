@@ -12,7 +12,7 @@ What each one sees (``docs/design.md`` §6):
 * a player's **private hand** (ephemeral): the same, their own cards face down as well (a card is
   seen only when a rule shows it), the card they drew, their moves as buttons; a look (the opening
   look, a J's or K's look) is a private note shown for ``peek_seconds`` and then hidden again by
-  the table kit (:meth:`DutchUI.private_note_seconds`).
+  the table kit (the engine states how long: :meth:`DutchEngine.shown_for_ms`).
 
 The buttons are the player's legal actions, one button each while they fit (Draw, Discard the
 drawn card, Swap it into card 1..n, Jump in with a card, Call Dutch, …), carrying the kit's opaque
@@ -296,12 +296,6 @@ class DutchUI(GameUI):
         d = event.data
         whose = "Your" if d["owner"] == player else f"{table.display_name(d['owner'])}'s"
         return f"👁 {whose} card {d['position'] + 1} is the **{_card(d['card'])}** (shown for a few seconds)."
-
-    def private_note_seconds(self, table: Table, player: str, event: Event) -> float | None:
-        """A look stays on the hand for the table's ``peek_seconds`` (``docs/rules/dutch.md`` §2), then hides."""
-        if event.type == "saw" and table.engine is not None:
-            return float(table.engine.options.peek_seconds)
-        return None
 
     def board(self, table: Table, player: str, selection: str | None = None) -> Board:
         """One button per legal move while they fit (20, within rows 0–3); else the kit's picker.

@@ -484,6 +484,14 @@ class Engine:
         """
         return []
 
+    def shown_for_ms(self, event: Event) -> int | None:
+        """How long, in milliseconds, the players a private *event* is shown to may keep seeing it
+        (a timed look: Dutch's peek, hidden again after ``peek_seconds``); ``None`` (the default):
+        for good. The engine states the rule; the table measures it and hides the note again
+        (``docs/tables.md``, "Live boards").
+        """
+        return None
+
     def hidden_cards(self, player: str | None) -> set[str]:
         """Ids of every card *player* (``None``: a spectator) may not see right now.
 

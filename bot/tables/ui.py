@@ -508,13 +508,14 @@ class GameUI:
 
     def private_note_seconds(self, table: Table, player: str, event: Event) -> float | None:
         """How long (seconds) the note of private *event* stays on *player*'s board; ``None``: until newer
-        notes push it out (the default).
+        notes push it out.
 
-        A peek returns the game's peek time: the table removes the note after it and refreshes
-        the open board through its live token, so the face is hidden again (``docs/tables.md``,
-        "Live boards").
+        By default the engine's rule (:meth:`bot.engine.Engine.shown_for_ms`): a peek lasts the
+        game's peek time, then the table removes the note and refreshes the open board through its
+        live token, so the face is hidden again (``docs/tables.md``, "Live boards").
         """
-        return None
+        shown = table.engine.shown_for_ms(event) if table.engine is not None else None
+        return None if shown is None else shown / 1000
 
     def bot_actions(self, table: Table, player: str, legal: list[Action]) -> list[Action]:
         """The subset of *legal* a bot seat may choose from (default: all).

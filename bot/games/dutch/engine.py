@@ -534,6 +534,12 @@ class DutchEngine(Engine):
         return [TimedRule("jump_in_grace", self.options.jump_in_grace_seconds * 1000,
                           f"discard {self.window['number']}", "draw", "the last discard")]
 
+    def shown_for_ms(self, event: Event) -> int | None:
+        """A look (``saw``: the opening look, a Jack's, each of a King's) is seen for ``peek_seconds``
+        and then hidden again (``docs/rules/dutch.md`` §2); other events need no time.
+        """
+        return self.options.peek_seconds * 1000 if event.type == "saw" else None
+
     def contested_resource(self, player: str, action: Action) -> str | None:
         """Aggressive jump-ins race for ``"jump-in:<discard number>"`` (``docs/rules/dutch.md`` §7).
 

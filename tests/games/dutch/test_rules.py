@@ -731,3 +731,14 @@ def test_the_first_deal_is_announced():
     game = DutchEngine.new(["a", "b"], seed=5)
     assert [e.to_json() for e in game.setup_events] == [
         {"type": "round_started", "data": {"round": 1, "starter": "a", "hand_size": 4}, "audience": None}]
+
+
+def test_a_look_is_seen_for_peek_seconds_then_hidden_again() -> None:
+    """§2: a looked-at card stays shown for ``peek_seconds`` (the engine states it; the table hides it)."""
+    from bot.engine import Event
+    from bot.games.dutch import ENGINE
+
+    game = ENGINE.new(["a", "b"], seed=3, options={"peek_seconds": 7})
+    looks = [e for e in game.setup_events if e.type == "saw"] or [Event("saw", {"player": "a"}, ("a",))]
+    assert all(game.shown_for_ms(e) == 7000 for e in looks)
+    assert game.shown_for_ms(Event("discarded", {"player": "a"})) is None
