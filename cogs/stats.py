@@ -6,7 +6,6 @@ The numbers come from :mod:`bot.ratings` (``docs/ratings.md``); this cog only as
 from __future__ import annotations
 
 import re
-import time
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -14,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import REGISTRY
-from bot.ratings.service import THIRTY_DAYS_MS, RatingService, registry_bot_orders
+from bot.ratings.service import RatingService, registry_bot_orders
 
 if TYPE_CHECKING:
     from bot.client import ParlorBot
@@ -24,6 +23,7 @@ PAGE = 10
 MIN_GAMES = 3
 """Rated games a player needs to appear on a leaderboard."""
 PERIODS = {"all": "all time", "30d": "the last 30 days"}
+PERIOD_DAYS: dict[str, int | None] = {"all": None, "30d": 30}
 NO_PINGS = discord.AllowedMentions.none()
 
 GAME_CHOICES = [app_commands.Choice(name=e.title or k, value=k) for k, e in sorted(REGISTRY.items())]
@@ -41,8 +41,7 @@ def _title(kind: str) -> str:
 async def leaderboard_page(ratings: RatingService, guild_id: int, kind: str, period: str,
                            page: int) -> tuple[str, discord.ui.View | None]:
     """|coro| One page of a leaderboard (text and its paging buttons)."""
-    since = int(time.time() * 1000) - THIRTY_DAYS_MS if period == "30d" else None
-    rows = await ratings.leaderboard(guild_id, kind, since_ms=since, min_games=MIN_GAMES)
+    rows = await ratings.leaderboard(guild_id, kind, last_days=PERIOD_DAYS[period], min_games=MIN_GAMES)
     pages = max(1, -(-len(rows) // PAGE))
     page = min(max(page, 0), pages - 1)
     head = f"**{_title(kind)} leaderboard** — {PERIODS[period]} (rating = μ − 3σ; at least {MIN_GAMES} rated games)"

@@ -18,7 +18,9 @@ from bot.storage import FinishedGame, RatingRow, Storage
 
 __all__ = ["RatingService", "PlayerStats", "LeaderboardRow", "entrants_of", "registry_bot_orders", "THIRTY_DAYS_MS"]
 
-THIRTY_DAYS_MS = 30 * 24 * 3600 * 1000
+DAY_MS = 24 * 3600 * 1000
+"""A day in milliseconds."""
+THIRTY_DAYS_MS = 30 * DAY_MS
 """The leaderboard's "last 30 days" period, in milliseconds."""
 
 
@@ -160,12 +162,15 @@ class RatingService:
         return rated
 
     async def leaderboard(self, guild_id: int, kind: str, *, since_ms: int | None = None,
-                          min_games: int = 3) -> list[LeaderboardRow]:
+                          last_days: int | None = None, min_games: int = 3) -> list[LeaderboardRow]:
         """|coro| People by rating (μ − 3σ, highest first) with at least *min_games* rated games.
 
-        With *since_ms* (Unix ms) the ratings are computed over the games finished since then only,
-        everyone starting afresh: "the last 30 days" is a leaderboard of that period's play.
+        With *since_ms* (Unix ms), or *last_days* (days back from now, by the storage's clock), the
+        ratings are computed over the games finished since then only, everyone starting afresh:
+        "the last 30 days" is a leaderboard of that period's play.
         """
+        if last_days is not None:
+            since_ms = self.storage.clock() - last_days * DAY_MS
         if since_ms is None:
             ratings = {r.player: Rating(r.mu, r.sigma, r.games) for r in await self.storage.ratings(guild_id, kind)}
         else:

@@ -11,6 +11,8 @@
   ``components``, ``commands`` and the ``service`` front) imports no Discord and no client, so the
   lobby and move logic run without Discord (``docs/tables.md``, "The table service inside").
 - Production code (``bot``, ``cogs``) never imports the loopback Discord (``sandbox``).
+- Cogs are thin: they read no clock (``time``, ``datetime``); timed rules are the engines' data and
+  the table's clock measures them (``docs/design.md`` §1).
 - The core (``bot/engine``, ``bot/tables``, ``bot/storage``, ``bot/client.py``, ``bot/cli.py``,
   ``bot/config.py``) does not import a game; only the registry discovers the ``bot.games`` package.
 - No file of the project points at the design reference folder outside the repository.
@@ -87,6 +89,8 @@ def violations(path: str, source: str) -> list[str]:
             out.append(f"{path}:{line}: storage imports {name}")
         if table_logic and _hits(name, TABLE_LOGIC_FORBIDDEN):
             out.append(f"{path}:{line}: the table logic imports {name} (only its Discord layer may)")
+        if path.startswith("cogs/") and _hits(name, ("time", "datetime")):
+            out.append(f"{path}:{line}: a cog reads the clock ({name}); the table service keeps time")
         if production and _hits(name, PRODUCTION_FORBIDDEN):
             out.append(f"{path}:{line}: production code imports {name}")
         if core and path != REGISTRY and _hits(name, CORE_FORBIDDEN):
@@ -126,6 +130,8 @@ def test_the_layer_rules_hold() -> None:
     ("bot/tournaments/model.py", "import cogs.dutch_blitz", "the tournament logic imports cogs"),
     ("bot/tournaments/model.py", "from sandbox import FakeDiscord", "the tournament logic imports sandbox"),
     ("bot/tournaments/standings.py", "import time", "the tournament logic imports time"),
+    ("cogs/_dutch_ui.py", "import time", "a cog reads the clock"),
+    ("cogs/stats.py", "from datetime import datetime", "a cog reads the clock"),
     ("bot/tournaments/standings.py", "from datetime import datetime", "the tournament logic imports datetime"),
     ("bot/tournaments/swiss.py", "import random", "the tournament logic imports the global random"),
     ("bot/tournaments/swiss.py", "from random import shuffle", "the tournament logic imports the global random"),

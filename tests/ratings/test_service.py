@@ -92,12 +92,14 @@ async def test_leaderboard_order_minimum_games_and_period(storage: Storage) -> N
     assert [r.user_id for r in board] == [1, 2] and [r.place for r in board] == [1, 2]
     assert board[0].rating.ordinal > board[1].rating.ordinal
     assert [r.user_id for r in await service.leaderboard(GUILD, "blitz", min_games=1)][:1] == [1]
-    storage.clock_ref.now += THIRTY_DAYS_MS  # type: ignore[attr-defined]
+    storage.clock_ref.now += THIRTY_DAYS_MS + 60_000  # type: ignore[attr-defined]
     recent = await finish(storage, {2: 1, 1: 2})
     await service.record_game(recent)
     since = storage.clock_ref.now - 1000  # type: ignore[attr-defined]
     month = await service.leaderboard(GUILD, "blitz", since_ms=since, min_games=1)
     assert [r.user_id for r in month] == [2, 1] and all(r.rating.games == 1 for r in month)
+    assert await service.leaderboard(GUILD, "blitz", last_days=30, min_games=1) == month, \
+        "the last 30 days by the storage's clock: only the recent game"
 
 
 async def test_stats_count_games_wins_streak_and_favourite(storage: Storage) -> None:
