@@ -432,7 +432,7 @@ class DiscordTables(TableRestore):
         ui = self.uis[table.kind]
         assert table.engine is not None
         if table.engine.is_over:
-            return (f"{note}\nThe game is over.".strip(), None)
+            return (fit_text(f"{note}\nThe game is over.".strip()), None)
         notes = table.notes_for(player, now_ms())
         board = ui.board(table, player, selection)
         text = fit_text("\n".join(x for x in [note, *notes, board.text] if x))

@@ -24,6 +24,9 @@ __all__ = ["TablePlay"]
 
 log = logging.getLogger("parlor.tables")
 
+BEATEN_NAMED = 3
+"""Players a race's winner is told it beat, by name (the closest first); the rest are counted."""
+
 
 class TablePlay(TableCore):
     """Moves, races, results and seat hand-overs (a layer of the table service; see :mod:`bot.tables.core`)."""
@@ -182,7 +185,7 @@ class TablePlay(TableCore):
                     continue
                 if outcome.accepted and winner is None:
                     winner, winner_outcome = claim, outcome
-                elif winner is not None:
+                elif winner is not None and claim.player != winner.player:  # not the winner's own extra clicks
                     outcome.beaten_by = winner.player
                     outcome.margin_ms = claim.discord_ts_ms - winner.discord_ts_ms
                     winner_outcome.beat.append((claim.player, outcome.margin_ms))
@@ -262,8 +265,8 @@ class TablePlay(TableCore):
     def _outcome_note(self, table: Table, outcome: Outcome, note: str = "") -> str:
         if outcome.accepted:
             lines = [note] if note else []
-            for loser, margin in outcome.beat:
-                lines.append(f"⚡ You got there first — ahead of {table.display_name(loser)} by {margin} ms.")
+            if outcome.beat:
+                lines.append(self._beat_line(table, outcome.beat))
             if outcome.beaten_by:  # played, but late: the race was somebody else's
                 lines.append(f"⏱ Too late: {table.display_name(outcome.beaten_by)} got there first by "
                              f"{outcome.margin_ms} ms.")
@@ -272,6 +275,19 @@ class TablePlay(TableCore):
         if outcome.beaten_by:
             text += f" — {table.display_name(outcome.beaten_by)} got there first by {outcome.margin_ms} ms."
         return text
+
+    @staticmethod
+    def _beat_line(table: Table, beat: list[tuple[str, int]]) -> str:
+        """The winner's one line: each player beaten once, by their closest claim, the closest first;
+        at most :data:`BEATEN_NAMED` named (a crowd of repeated clicks is counted, not listed).
+        """
+        closest: dict[str, int] = {}
+        for loser, margin in beat:
+            closest[loser] = min(margin, closest.get(loser, margin))
+        order = sorted(closest.items(), key=lambda item: (item[1], item[0]))
+        named = ", ".join(f"{table.display_name(p)} by {m} ms" for p, m in order[:BEATEN_NAMED])
+        more = f" and {len(order) - BEATEN_NAMED} more" if len(order) > BEATEN_NAMED else ""
+        return f"⚡ You got there first — ahead of {named}{more}."
 
     async def _pass_host(self, table: Table) -> str:
         """Hand the host role to the first seated person (no one left: moderators only); returns a notice."""

@@ -267,6 +267,29 @@ async def test_a_race_is_won_by_the_earlier_discord_timestamp_not_the_earlier_ar
     assert table.status == "finished" and (await tables.storage.game(table.id)).status == "finished"
 
 
+async def test_a_winner_is_told_each_player_it_beat_once_and_a_crowd_of_clicks_fits_one_line(
+        tables: OfflineTables) -> None:
+    """Fifty clicks in one race window (people clicking again and again): the winner's note names each
+    player it beat once, by the closest claim, at most three by name; its own extra clicks lost nothing."""
+    table = await lobby(tables, "grab")
+    await tables.join(table, BOB)
+    await tables.start(table, ALICE)
+    alice, bob = f"u{ALICE.user_id}", f"u{BOB.user_id}"
+
+    async def defer() -> None:
+        return None
+
+    claims = [asyncio.create_task(tables.submit(table, alice, {"type": "grab"}, 1_000_000, on_contest=defer))]
+    claims += [asyncio.create_task(tables.submit(table, (bob, alice)[i % 2], {"type": "grab"}, 1_000_001 + i,
+                                                 on_contest=defer)) for i in range(50)]
+    outcomes = await asyncio.gather(*claims)
+    won = outcomes[0]
+    assert won.accepted and {p for p, _ in won.beat} == {bob}, "only bob lost a race to alice"
+    assert not any(o.beaten_by == alice for o in outcomes[2::2]), "alice's own extra clicks are not 'beaten'"
+    note = tables._outcome_note(table, won)
+    assert note.count("\n") == 0 and note.count("ahead of") == 1 and "by 1 ms" in note and len(note) < 200, note
+
+
 async def test_a_timed_rule_holds_its_action_back_with_the_time_left(tables: OfflineTables) -> None:
     """Dutch Blitz's stuck rule: End hand waits stuck_seconds after the last Dutch-pile play."""
     from bot.games.dutch_blitz import BOTS as DB_BOTS
