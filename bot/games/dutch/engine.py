@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from bot.engine.cards import Card, shuffled, standard_deck
-from bot.engine.core import Action, Engine, Event, IllegalAction, Result, TimedRule, canonical
+from bot.engine.core import Action, Engine, Event, IllegalAction, Result, TimedRule
 from bot.engine.options import check_options, option
 
 __all__ = ["DutchOptions", "DutchEngine", "card_value", "POWERS"]
@@ -560,37 +560,18 @@ class DutchEngine(Engine):
     }
     """Action type to the name of the method that applies it."""
 
-    def apply(self, player: str, action: Action) -> list[Event]:
-        """Apply *action* for *player*, log it and return its events (:meth:`Engine.apply`).
-
-        The same checks, copy and log as the base class, with a quicker copy of the plain actions
-        Dutch takes (:func:`_plain_copy`; anything else goes through
-        :func:`~bot.engine.core.canonical` as before).
+    def _copied(self, action: Action) -> Action:
+        """The engine's copy of *action* (:meth:`Engine._copied`): the plain actions Dutch takes are
+        copied directly (:func:`_plain_copy`), anything else goes through
+        :func:`~bot.engine.core.canonical` as in every game.
 
         Raises
         ------
         IllegalAction
-            As :meth:`Engine.apply`: the game is over, *player* is not seated, the action is
-            malformed or breaks a rule; the state is untouched.
+            *action* holds something JSON cannot carry.
         """
-        if player not in self.players:
-            raise IllegalAction(f"{player!r} is not playing at this table")
-        if self.phase == "over":
-            raise IllegalAction("the game is over")
         copied = _plain_copy(action) if type(action) is dict else None
-        if copied is None:
-            try:
-                copied = canonical(action)
-            except (TypeError, ValueError) as exc:
-                raise IllegalAction(f"that action is not valid data: {exc}") from None
-        action = copied
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction(f"an action must be an object with a 'type', got {action!r}")
-        events = self._apply(player, action)
-        self._count += 1
-        if self._actions is not None:
-            self._actions.append((player, action))
-        return events
+        return super()._copied(action) if copied is None else copied
 
     def _apply(self, player: str, action: Action) -> list[Event]:
         kind = action["type"]

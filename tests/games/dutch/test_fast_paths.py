@@ -1,6 +1,6 @@
 """The Dutch engine's quick paths give exactly what the base class's general ones give.
 
-``bot/games/dutch/engine.py`` overrides :meth:`~bot.engine.core.Engine.apply`, ``view``,
+``bot/games/dutch/engine.py`` overrides :meth:`~bot.engine.core.Engine._copied` (for apply), ``view``,
 ``legal_actions`` and ``is_over`` (fewer calls per ask), copies plain actions without
 :func:`~bot.engine.core.canonical` and makes its events without the frozen dataclass's
 ``__init__``. These tests hold the results equal to the general ones.
