@@ -8,7 +8,6 @@ Parametrised over every game kind whose cog registers a table UI (a ``GameUI`` s
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import random
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from bot.client import cog_extensions
 from bot.config import TablesConfig
 from bot.engine import REGISTRY
 from bot.tables.table import Seat, Table
-from bot.tables.ui import Board, GameUI
+from bot.tables.ui import Board
 from sandbox import FakeDiscord
 from tests.e2e.conftest import World, parlor
 from tests.e2e.ui_conformance import (
@@ -28,27 +27,14 @@ from tests.e2e.ui_conformance import (
     board_problems,
     explore_board,
     message_problems,
+    production_uis,
     reachability_problems,
 )
 
 PRODUCTION_COGS = cog_extensions()
 
 
-def table_uis() -> dict[str, type[GameUI]]:
-    """Every game UI a production cog defines, by kind (the cogs register them in ``cog_load``)."""
-    for name in PRODUCTION_COGS:
-        importlib.import_module(name)
-    found: dict[str, type[GameUI]] = {}
-    todo = list(GameUI.__subclasses__())
-    while todo:
-        cls = todo.pop()
-        todo += cls.__subclasses__()
-        if cls.__module__.startswith("cogs.") and cls.kind:
-            found[cls.kind] = cls
-    return found
-
-
-UIS = table_uis()
+UIS = production_uis()
 KINDS = sorted(UIS)
 
 FAST_OPTIONS: dict[str, dict[str, object]] = {

@@ -26,6 +26,7 @@ ephemeral message of that person with an enabled component; the *public message*
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import random
 import re
@@ -888,3 +889,19 @@ class TableDriver:
         self._check_errors("the end")
         self._checked.clear()
         self.check_messages(full=True)
+
+
+def production_uis() -> dict[str, type[GameUI]]:
+    """Every game UI a production cog defines, by kind (importing every cog of ``cogs/``)."""
+    from bot.client import cog_extensions
+
+    for name in cog_extensions():
+        importlib.import_module(name)
+    found: dict[str, type[GameUI]] = {}
+    todo = list(GameUI.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        todo += cls.__subclasses__()
+        if cls.__module__.startswith("cogs.") and cls.kind:
+            found[cls.kind] = cls
+    return found

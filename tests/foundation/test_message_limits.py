@@ -9,16 +9,14 @@ before any fitting. A game whose table UI is added later is picked up by itself.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from random import Random
 
 import pytest
 
-from bot.client import cog_extensions
 from bot.engine import REGISTRY, game_module
 from bot.tables.table import Seat, Table
 from bot.tables.text import CONTENT_MAX, fit_text
-from bot.tables.ui import GameUI
+from tests.e2e.ui_conformance import production_uis
 
 NOTICE_ROOM = 200
 """Characters the public text leaves for the table's notice line on top (``Table.notice``, kept to the
@@ -44,21 +42,7 @@ SHORT_OPTIONS: dict[str, dict[str, object]] = {
 MAX_ACTIONS = 30_000
 
 
-def table_uis() -> dict[str, type[GameUI]]:
-    """Every game UI a production cog defines, by kind."""
-    for name in cog_extensions():
-        importlib.import_module(name)
-    found: dict[str, type[GameUI]] = {}
-    todo = list(GameUI.__subclasses__())
-    while todo:
-        cls = todo.pop()
-        todo += cls.__subclasses__()
-        if cls.__module__.startswith("cogs.") and cls.kind:
-            found[cls.kind] = cls
-    return found
-
-
-UIS = table_uis()
+UIS = production_uis()
 
 
 def crowded_table(kind: str, seed: int) -> Table:
