@@ -61,8 +61,10 @@ def source_of(label: str) -> str:
     return f"post:{int(rest.split(' ', 1)[0]) - 1}" if word == "Post" else word.lower()
 
 
-def dutch_plays(table, player: str) -> int:
-    return sum(1 for who, action in table.engine.log()["actions"] if who == player and action["type"] == "dutch")
+async def dutch_plays(client: ParlorBot, table, player: str) -> int:
+    """The Dutch-pile plays *player* made at *table*, from the stored log (a table's engine keeps none)."""
+    actions = await client.storage.actions(table.id)
+    return sum(1 for a in actions if a.player_id == player and a.action["type"] == "dutch")
 
 
 async def person(fake: FakeDiscord, client: ParlorBot, user, channel, clicks: int, rng: random.Random) -> list[int]:
@@ -108,9 +110,9 @@ async def person(fake: FakeDiscord, client: ParlorBot, user, channel, clicks: in
                 aborted += 1
                 continue
         await asyncio.sleep(STOP_S + LAG_S)
+        before = await dutch_plays(client, table, me)  # (read first: nothing may wait between look and click)
         current = fake.message(board.id)  # a refresh may have redrawn it meanwhile: same place, same card
         same = next((b for b in current.buttons if b.custom_id and b.custom_id.endswith(f":{token}")), None)
-        before = dutch_plays(table, me)
         if same is None:  # the card under the finger is gone
             made, refused = (made + 1, refused + 1) if fitting else (made, refused)
             continue
@@ -123,7 +125,7 @@ async def person(fake: FakeDiscord, client: ParlorBot, user, channel, clicks: in
                                                                            message=m)) > n, timeout=2)
         if fitting:
             made += 1
-            if dutch_plays(table, me) == before:
+            if await dutch_plays(client, table, me) == before:
                 refused += 1
                 lost += "got there first" in fake.message(board.id).content
     return [made, refused, lost, aborted, stale]
