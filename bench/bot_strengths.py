@@ -3,7 +3,8 @@
 Run: ``PYTHONPATH=. .venv/bin/python bench/bot_strengths.py [--games N]``. Prints, per game and
 pairing, the stronger side's wins out of the decided games (seats alternate; a shared win counts
 half). Dutch Blitz is real time, so it is measured twice: at each bot's own default speed and at
-one equal speed (median 800 ms), which isolates strategy. The figures are quoted in the rules
+one equal speed (median 800 ms), which isolates strategy, and with a quarter of ``--games``
+(at least 20: its games are the slowest to simulate). The figures are quoted in the rules
 pages' "Bots" sections; ``tests/engine/test_bot_strengths.py`` guards the order with a modest bar.
 """
 
