@@ -45,6 +45,14 @@ def test_stronger_bot_beats_the_one_below_it(engine, stronger, weaker, options, 
     assert match.a_rate >= BAR, match
 
 
+def test_dutch_blitz_easy_bots_beat_random_ones_at_a_four_player_table() -> None:
+    """Two easy bots against two random ones (docs/rules/dutch-blitz.md, the bots' table: 98 % over 50)."""
+    match = head_to_head(dutch_blitz.ENGINE, dutch_blitz.BOTS["easy"], DutchBlitzRandom, games=16, seed=11,
+                         options={"target": 30}, seats=4)
+    assert match.stopped == 0
+    assert match.a_rate >= BAR, match
+
+
 GUARD_CLAIM = "`tests/engine/test_bot_strengths.py` guards the order"
 RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 
