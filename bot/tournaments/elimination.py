@@ -197,17 +197,19 @@ def next_round(matches: Sequence[Match | None], results: Sequence[Result | None]
 
 def advancing_per_table(field: int, size: int, minimum: int, advance: int) -> int:
     """How many advance from each table this round: *advance*, or more if the next field would be
-    smaller than *minimum* (``docs/tournaments.md`` §7).
+    smaller than *minimum* (``docs/tournaments.md`` §7); never a whole table, so the field shrinks
+    (a game of two may seat a table of two: one of it advances).
 
     Raises
     ------
     ValueError
-        *advance* outside ``1 .. minimum - 1``.
+        *advance* outside ``1 .. max(minimum, 3) - 1`` (the bound ``TournamentService.create``
+        checks: one less than the smallest table a multiplayer round aims for).
     """
-    if not 1 <= advance < minimum:
-        raise ValueError(f"the top 1 to {minimum - 1} of each table may advance, not {advance}")
+    if not 1 <= advance < max(minimum, 3):
+        raise ValueError(f"the top 1 to {max(minimum, 3) - 1} of each table may advance, not {advance}")
     sizes, byes = table_sizes(field, size, minimum)
-    k = advance
+    k = min(advance, min(sizes) - 1)
     while k * len(sizes) + byes < minimum and k + 1 < min(sizes):
         k += 1
     return k
