@@ -21,7 +21,7 @@ import pytest
 from bot.engine import REGISTRY, game_module
 from bot.engine.cards import BlitzCard, Card
 from bot.engine.narrate import play_by_play
-from tests.e2e.ui_conformance import card_ids
+from tests.e2e.ui_conformance import card_ids, engine_cards
 
 GAMES = {
     "dutch": [{"target": 1}, {"target": 1, "variant": "aggressive"}],
@@ -58,25 +58,7 @@ def played_log(kind: str, options: dict[str, Any], seed: int, players: int = 3) 
 
 def cards_of(engine: Any) -> dict[str, str]:
     """Every card object in the engine's state: id → label."""
-    out: dict[str, str] = {}
-    seen: set[int] = set()
-    stack: list[Any] = [engine]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Card | BlitzCard):
-            out[node.id] = node.label
-            continue
-        if id(node) in seen or node is None or isinstance(node, str | bytes | int | float | bool | Random):
-            continue
-        seen.add(id(node))
-        if isinstance(node, dict):
-            stack.extend(node.values())
-        elif isinstance(node, list | tuple | set | frozenset):
-            stack.extend(node)
-        elif node is engine or type(node).__module__.startswith("bot."):
-            stack.extend(getattr(node, "__dict__", {}).values())
-            stack.extend(getattr(node, slot, None) for slot in getattr(type(node), "__slots__", ()))
-    return out
+    return engine_cards(engine)
 
 
 def card_labels(engine: Any) -> dict[str, str]:

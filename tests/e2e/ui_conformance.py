@@ -44,7 +44,8 @@ __all__ = ["LIMITS", "FIT_MARKER", "mention_problems", "fake_message_problems", 
            "ActionKey", "Reach", "TableDriver", "RunStats", "action_key", "board_items", "board_problems",
            "board_tokens",
            "component_count", "explore_board", "message_problems", "public_reach", "reachability_problems",
-           "card_ids", "all_card_ids", "HiddenCards", "ConformanceFailure", "SKIPPED_PUBLIC_VERBS", "host_player"]
+           "card_ids", "all_card_ids", "engine_cards", "HiddenCards", "ConformanceFailure", "SKIPPED_PUBLIC_VERBS",
+           "host_player"]
 
 Action = dict[str, Any]
 ActionKey = Callable[[Action], Any]
@@ -448,16 +449,16 @@ def card_ids(view: Any) -> set[str]:
     return out
 
 
-def all_card_ids(engine: Any) -> set[str]:
-    """The id of every card object in the engine's state (``bot.engine.cards``' ``Card`` and ``BlitzCard``)."""
+def engine_cards(engine: Any) -> dict[str, str]:
+    """Every card object in the engine's state (``bot.engine.cards``' ``Card`` and ``BlitzCard``): id → label."""
     card_types = (Card, BlitzCard)
-    out: set[str] = set()
+    out: dict[str, str] = {}
     seen: set[int] = set()
     stack: list[Any] = [engine]
     while stack:
         node = stack.pop()
         if isinstance(node, card_types):
-            out.add(node.id)
+            out[node.id] = node.label
             continue
         if id(node) in seen or isinstance(node, str | bytes | int | float | bool | random.Random) or node is None:
             continue
@@ -471,6 +472,11 @@ def all_card_ids(engine: Any) -> set[str]:
             for slot in getattr(type(node), "__slots__", ()):
                 stack.append(getattr(node, slot, None))
     return out
+
+
+def all_card_ids(engine: Any) -> set[str]:
+    """The id of every card object in the engine's state (:func:`engine_cards`)."""
+    return set(engine_cards(engine))
 
 
 @dataclass
