@@ -671,10 +671,24 @@ class GameUI:
                  if event.is_public and event.type not in self.quiet_events]
         return [line for line in lines if line][-count:]
 
+    LAST_MOVES_CHARS = 900
+    """Characters the "**Last moves**" block of a table message may take: a showdown of eight hands
+    is a long line, and the seats, the standings and a notice need the rest of Discord's 2,000."""
+
     def last_moves_block(self, table: Table, count: int = 6) -> list[str]:
-        """:meth:`last_moves` as lines of a table message, under a "**Last moves**" head (none: no lines)."""
-        last = self.last_moves(table, count)
-        return ["**Last moves**", *(f"· {line}" for line in last)] if last else []
+        """:meth:`last_moves` as lines of a table message, under a "**Last moves**" head (none: no lines).
+
+        At most *count* moves and :attr:`LAST_MOVES_CHARS` characters: the newest first in, so
+        older moves are left out when the newest are long (the newest is always there).
+        """
+        lines: list[str] = []
+        used = 0
+        for line in reversed(self.last_moves(table, count)):
+            used += len(line) + 3
+            if lines and used > self.LAST_MOVES_CHARS:
+                break
+            lines.insert(0, f"· {line}")
+        return ["**Last moves**", *lines] if lines else []
 
     def options_from_command(self, **values: Any) -> dict[str, Any]:
         """Turn slash-command option values into engine options (``None`` values are dropped)."""

@@ -181,3 +181,24 @@ async def test_a_select_pick_reaches_on_move_with_its_token() -> None:
     await menu.callback(Interaction())
     assert calls == [(5, 9, "k.abcdefghijkl")]
     assert isinstance(menu.item, discord.ui.Select)
+
+
+def test_the_last_moves_block_keeps_the_newest_moves_within_its_share_of_a_message() -> None:
+    """Two showdowns of eight hands are long lines: the block keeps the newest moves that fit its
+    characters (the newest always), so a crowded table message fits Discord's 2,000 as written."""
+    from bot.tables.ui import GameUI
+
+    class Moves(GameUI):
+        def last_moves(self, table, count):  # type: ignore[no-untyped-def]
+            return [f"move {i} " + "x" * 400 for i in range(count)][-count:]
+
+    block = Moves().last_moves_block(None, 6)  # type: ignore[arg-type]
+    assert block[0] == "**Last moves**" and block[-1].startswith("· move 5")
+    assert sum(len(line) + 1 for line in block[1:]) <= GameUI.LAST_MOVES_CHARS
+    assert [line.split()[2] for line in block[1:]] == ["4", "5"], "the newest that fit, in order"
+
+    class Huge(GameUI):
+        def last_moves(self, table, count):  # type: ignore[no-untyped-def]
+            return ["y" * 1500]
+
+    assert Huge().last_moves_block(None, 6) == ["**Last moves**", "· " + "y" * 1500], "the newest always"
