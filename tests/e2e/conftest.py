@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,3 +88,19 @@ async def parlor(fake: FakeDiscord, db: Path, cogs: list[str] = COGS, *, tables:
 async def bot(fake: FakeDiscord, world: World, tmp_path: Path) -> AsyncIterator[ParlorBot]:
     async with parlor(fake, tmp_path / "parlor.db") as client:
         yield client
+
+
+class _FixedSeed:
+    """Stands in for ``random.SystemRandom`` where the table service draws a new table's seed."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def randrange(self, stop: int) -> int:
+        return self.seed
+
+
+def deal_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Every table opened (or rematched) from now on in this test deals seed *seed*, not a random one
+    (the table service draws seeds from ``random.SystemRandom``)."""
+    monkeypatch.setattr(random, "SystemRandom", lambda: _FixedSeed(seed))

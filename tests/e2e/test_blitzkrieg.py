@@ -14,9 +14,8 @@ from pathlib import Path
 import pytest
 
 from bot.config import TablesConfig
-from bot.tables import lobby as lobby_module
 from sandbox import FakeDiscord
-from tests.e2e.conftest import COGS, World, parlor, settled, stored_log
+from tests.e2e.conftest import COGS, World, deal_seed, parlor, settled, stored_log
 
 DB_COGS = [*COGS, "cogs.blitzkrieg"]
 QUICK = TablesConfig(redraw_interval_ms=100, board_refresh_ms=100)
@@ -40,13 +39,6 @@ async def open_table(fake: FakeDiscord, world: World, *, friend: bool = False, h
         await fake.click(world.alice, lobby, "Add bot")
     await fake.click(world.alice, lobby, "Start")
     return thread, lobby
-
-
-class SeedOne:
-    """Stands in for ``random.SystemRandom`` where the table service draws a new table's seed: always 1."""
-
-    def randrange(self, stop: int) -> int:
-        return 1
 
 
 def stage(table, first: str, second: str) -> None:
@@ -263,7 +255,7 @@ async def test_a_restart_mid_game_keeps_every_move(fake: FakeDiscord, world: Wor
     in ten ends the war (or waits on bob's Cold War or Napoleon) within six battles, and then
     alice has no Battle! to press. Staging cards would not do: a restart replays the seed and log.
     """
-    monkeypatch.setattr(lobby_module.random, "SystemRandom", SeedOne)
+    deal_seed(monkeypatch, 1)
     db = tmp_path / "p.db"
     async with parlor(fake, db, DB_COGS, tables=QUICK, timer_scale=0.05) as bot:
         thread, lobby = await open_table(fake, world, friend=True)

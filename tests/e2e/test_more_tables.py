@@ -19,9 +19,8 @@ from typing import Any
 import pytest
 
 from bot.config import TablesConfig
-from bot.tables import lobby as lobby_module
 from sandbox import FakeDiscord
-from tests.e2e.conftest import World, parlor, stored_log
+from tests.e2e.conftest import World, deal_seed, parlor, stored_log
 from tests.e2e.test_blitzkrieg import DB_COGS as BK_COGS
 from tests.e2e.test_blitzkrieg import board_of, labels_on, open_table, press, stage, told
 from tests.e2e.test_dutch import DB_COGS as DUTCH_COGS
@@ -32,16 +31,6 @@ from tests.e2e.test_dutch_blitz import open_blitz
 CALM = TablesConfig(redraw_interval_ms=100, board_refresh_ms=250, turn_timeout_seconds=3600,
                     turn_warning_seconds=0)
 """Quick redraws and no turn timer to speak of: nothing moves unless the test clicks."""
-
-
-class FixedSeed:
-    """Stands in for ``random.SystemRandom`` where the table service draws a new table's seed."""
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
-
-    def randrange(self, stop: int) -> int:
-        return self.seed
 
 
 def stage_even(table: Any, first: str, second: str) -> None:
@@ -90,7 +79,7 @@ async def test_a_long_battle_is_shortened_by_the_ui_within_discords_limit(fake: 
     and a switch: about 2,500 characters told in full. The table tells it step by step and, once told,
     keeps the battle's first step, says how many steps it left out and shows the latest ones, the whole
     message within 2,000 characters, never cut by the service's last-resort fitting."""
-    monkeypatch.setattr(lobby_module.random, "SystemRandom", lambda: FixedSeed(698))
+    deal_seed(monkeypatch, 698)
     async with parlor(fake, tmp_path / "p.db", BK_COGS, tables=CALM, timer_scale=0.05) as bot:
         thread, lobby = await open_table(fake, world, friend=True)
         table = bot.tables.tables[1]
