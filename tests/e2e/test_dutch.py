@@ -138,8 +138,10 @@ async def test_a_person_and_three_bots_play_a_passive_game_to_the_target(fake: F
         final = fake.message(lobby.id)
         assert "every hand is turned face up" in final.content
         assert any(b.custom_id.startswith("parlor:rematch:") for b in final.buttons)
-        notices = [m.content for m in fake.messages(thread) if m.id != lobby.id]
-        assert any("Round 1 is over" in n for n in notices) and any("Game over" in n for n in notices)
+        # Notices are posted as messages of their own, alongside the board's last edit: wait for them.
+        notices = lambda: [m.content for m in fake.messages(thread) if m.id != lobby.id]  # noqa: E731
+        await fake.wait_for(lambda: any("Game over" in n for n in notices()), timeout=5)
+        assert any("Round 1 is over" in n for n in notices())
         assert await bot.storage.result(1) is not None
 
 
