@@ -52,7 +52,11 @@ class Pacing:
     def draw(self, rng: Random) -> int:
         """One reaction time in whole milliseconds, drawn from *rng*."""
         value = self.median_ms * math.exp(rng.gauss(0.0, self.spread)) if self.spread else self.median_ms
-        return int(min(self.maximum_ms, max(self.minimum_ms, value)))
+        if value < self.minimum_ms:
+            value = self.minimum_ms
+        elif value > self.maximum_ms:
+            value = self.maximum_ms
+        return int(value)
 
     def __repr__(self) -> str:
         return f"Pacing(median_ms={self.median_ms}, spread={self.spread})"
@@ -70,7 +74,8 @@ class Bot:
     pacing:
         Its reaction-time distribution; ``None`` takes :attr:`default_pacing`.
 
-    Subclasses implement :meth:`choose` and may override :meth:`observe`.
+    Subclasses implement :meth:`choose` and may override :meth:`observe` and
+    :meth:`chooses_nothing`.
     """
 
     name: ClassVar[str] = "bot"
@@ -90,8 +95,21 @@ class Bot:
         """
         raise NotImplementedError
 
+    def chooses_nothing(self, legal: Sequence[Action]) -> bool:
+        """Whether :meth:`choose` would return ``None`` for *legal* whatever the view shows.
+
+        A bot answers ``True`` only when it is sure from *legal* alone, and answering neither draws
+        from its RNG nor changes its memory; a caller may then skip the view and :meth:`choose`
+        (the simulator does, for the seats a game asks after every move while they have nothing
+        to do). The default, ``False``, always asks. *legal* is never empty when this is called.
+        """
+        return False
+
     def observe(self, events: Sequence[Event]) -> None:
-        """Called with every event this seat may see, in order (for memory bots)."""
+        """Called with every event this seat may see, in order (for memory bots).
+
+        Read *events*, never change them: the same sequence may go to every seat.
+        """
 
     def delay_ms(self) -> int:
         """How long this bot takes to make its next move, in milliseconds."""

@@ -4,7 +4,8 @@ An engine is a pure, seeded state machine:
 
 * :meth:`Engine.new` starts a game from player ids in seat order, a seed and a frozen options
   dataclass;
-* :meth:`Engine.legal_actions` lists what a player may do now;
+* :meth:`Engine.legal_actions` lists what a player may do now (:meth:`Engine.can_act`: whether
+  there is anything);
 * :meth:`Engine.apply` applies one action and returns the :class:`Event` objects it caused, or
   raises :class:`IllegalAction` (a :class:`ValueError`) with a reason a player can read, leaving
   the state untouched;
@@ -86,7 +87,9 @@ def canonical(value: Any) -> Any:
     if kind is dict:
         out: dict[str, Any] = {}
         for key, item in value.items():
-            out[_json_key(key)] = canonical(item)
+            plain = type(item)  # strings, ints, bools and None as they are, without a call (actions are mostly these)
+            out[key if type(key) is str else _json_key(key)] = (
+                item if plain is str or plain is int or plain is bool or item is None else canonical(item))
         return out
     if kind is list or kind is tuple:
         return [canonical(item) for item in value]
@@ -135,7 +138,7 @@ class TimedRule:
     since: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Event:
     """Something that happened, for the table to narrate or show.
 
@@ -153,6 +156,14 @@ class Event:
     type: str
     data: Mapping[str, Any] = field(default_factory=dict)
     audience: tuple[str, ...] | None = None
+
+    def __init__(self, type: str, data: Mapping[str, Any] | None = None,
+                 audience: tuple[str, ...] | None = None) -> None:
+        # Frozen: the fields are set through their slots, as the generated __init__ does through
+        # object.__setattr__, at half the cost (engines make events on every move).
+        _SET_TYPE(self, type)
+        _SET_DATA(self, {} if data is None else data)
+        _SET_AUDIENCE(self, audience)
 
     @property
     def is_public(self) -> bool:
@@ -176,6 +187,11 @@ class Event:
         """Inverse of :meth:`to_json`."""
         aud = obj.get("audience")
         return cls(obj["type"], dict(obj.get("data") or {}), None if aud is None else tuple(aud))
+
+
+_SET_TYPE = vars(Event)["type"].__set__
+_SET_DATA = vars(Event)["data"].__set__
+_SET_AUDIENCE = vars(Event)["audience"].__set__
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,6 +394,21 @@ class Engine:
             return []
         return self._legal_actions(player)
 
+    def can_act(self, player: str) -> bool:
+        """Whether *player* has at least one legal action now: ``bool(self.legal_actions(player))``.
+
+        The simulator asks it of every other seat holding a plan after each move, and
+        :meth:`to_act` of every seat, so a game may answer it quicker than by listing the actions;
+        the answer must always equal ``bool(self.legal_actions(player))`` (``False`` once the game
+        is over).
+
+        Raises
+        ------
+        ValueError
+            *player* is not seated in this game.
+        """
+        return bool(self.legal_actions(player))
+
     def is_legal(self, player: str, action: Action) -> bool:
         """Whether *action* is among ``legal_actions(player)``."""
         return player in self.players and canonical(action) in self.legal_actions(player)
@@ -466,7 +497,7 @@ class Engine:
 
     def to_act(self) -> list[str]:
         """The players who have at least one legal action now, in seat order."""
-        return [p for p in self.players if self.legal_actions(p)]
+        return [p for p in self.players if self.can_act(p)]
 
     def timeout_action(self, player: str) -> Action | None:
         """The action the table takes for *player* when their turn timer runs out, or ``None``.

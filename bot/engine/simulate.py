@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from random import Random
 from typing import Any
 
@@ -23,6 +24,9 @@ from bot.engine.bots import Bot, Pacing
 from bot.engine.core import Action, Engine, Event, IllegalAction
 
 __all__ = ["GameRecord", "Match", "head_to_head", "play_game", "summarize"]
+
+_DUE = itemgetter(0)
+"""The due time of a plan ``(due, action)``."""
 
 
 @dataclass
@@ -94,16 +98,22 @@ def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
     idle_rounds = 0
 
     def deliver(events: list[Event]) -> None:
-        record.events.extend(events)
+        """Hand every bot the *events* its seat may see (public ones: the same list to every bot)."""
+        for event in events:
+            if event.audience is not None:
+                break
+        else:
+            if events:
+                for bot in bots.values():
+                    bot.observe(events)
+            return
         for player, bot in bots.items():
-            visible = [e for e in events if e.visible_to(player)]
+            visible = [e for e in events if e.audience is None or player in e.audience]  # e.visible_to(player)
             if visible:
                 bot.observe(visible)
 
-    for player, bot in bots.items():  # the deal's events, as the table hands them over
-        visible = [e for e in engine.setup_events if e.visible_to(player)]
-        if visible:
-            bot.observe(visible)
+    deliver(engine.setup_events)  # the deal's events, as the table hands them over
+    legal_actions, view, apply, can_act = engine.legal_actions, engine.view, engine.apply, engine.can_act
     while not engine.is_over:
         if record.actions > engine_cls.max_actions:
             record.stopped = f"no end after {record.actions} actions"
@@ -111,12 +121,15 @@ def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
         for player in players:
             if player in plans:
                 continue
-            legal = engine.legal_actions(player)
+            legal = legal_actions(player)
             if not legal:
                 continue
-            choice = bots[player].choose(engine.view(player), legal)
+            bot = bots[player]
+            if bot.chooses_nothing(legal):
+                continue
+            choice = bot.choose(view(player), legal)
             if choice is not None:
-                plans[player] = (clock + bots[player].delay_ms(), choice)
+                plans[player] = (clock + bot.delay_ms(), choice)
         if not plans:
             # Nobody wants to move: the table's turn timer would fire for the first who can act.
             idle_rounds += 1
@@ -132,23 +145,28 @@ def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
             plans[player] = (clock + bots[player].delay_ms(), action)
             continue
         idle_rounds = 0
-        soonest = min(due for due, _ in plans.values())
-        tied = [p for p, (due, _) in plans.items() if due == soonest]
-        player = tied[0] if len(tied) == 1 else tiebreak.choice(sorted(tied))
+        if len(plans) == 1:
+            player = next(iter(plans))
+            soonest = plans[player][0]
+        else:
+            soonest = min(plans.values(), key=_DUE)[0]
+            tied = [p for p, (due, _) in plans.items() if due == soonest]
+            player = tied[0] if len(tied) == 1 else tiebreak.choice(sorted(tied))
         clock = soonest
         _, action = plans.pop(player)
         try:
-            events = engine.apply(player, action)
+            events = apply(player, action)
         except IllegalAction:
             record.refused += 1
             continue
         record.actions += 1
+        record.events.extend(events)
         deliver(events)
         # Plans made before this move may now be stale; they stay and are refused if they no
         # longer fit, except that a player who may no longer act at all drops theirs.
         for other in list(plans):
-            if not engine.legal_actions(other):
-                plans.pop(other)
+            if not can_act(other):
+                del plans[other]
     record.sim_ms = clock
     if figures is not None:
         record.figures = dict(figures(engine, record.events))

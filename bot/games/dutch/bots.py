@@ -31,7 +31,7 @@ _IDLE = frozenset({"jump_in", "dutch"})
 """Action types a bot may be offered out of its turn; of them it only ever chooses a jump-in."""
 
 _OBSERVED = frozenset({"round_started", "saw", "drew_card", "swapped", "kept", "discarded", "power_swap",
-                       "jump_in"})
+                       "jump_in", "jump_in_window"})
 """The event types that change what a bot remembers (:meth:`PerfectBot.observe`); it skips the others."""
 
 UNKNOWN_VALUE = 6
@@ -84,6 +84,10 @@ class PerfectBot(Bot):
     miss_swap_chance: ClassVar[float] = 0.0
     dutch_threshold: ClassVar[int] = 6
 
+    window: tuple[int, str] | None = None
+    """The last jump-in window it saw open: ``(discard number, rank name)`` (a class default, so that a
+    bot pickled before it had one unpickles with ``None``)."""
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.memory: dict[tuple[str, int], dict[str, Any]] = {}
@@ -134,6 +138,8 @@ class PerfectBot(Bot):
                     self.memory[b] = ca
                 if cb is not None:
                     self.memory[a] = cb
+            elif event.type == "jump_in_window":
+                self.window = (d["discard"], d["rank"])
             elif event.type == "jump_in":
                 spot = (d["owner"], d["position"])
                 if d["returned"]:
@@ -178,6 +184,23 @@ class PerfectBot(Bot):
         return {"player": player, "position": position}
 
     # ---------------------------------------------------------------- choices
+
+    def chooses_nothing(self, legal: Sequence[Action]) -> bool:
+        """Whether *legal* holds only a Dutch call and jump-ins none of which it is sure of: the bot then
+        waits, as :meth:`choose` would (it never calls Dutch out of turn, and jumps in only with a card
+        it remembers of the rank of the discard, which it knows from the window's event).
+        """
+        memory, window = self.memory, self.window
+        for action in legal:
+            kind = action["type"]
+            if kind == "jump_in":
+                card = memory.get((action["player"], action["position"]))
+                if card is not None and (window is None or window[0] != action["discard"]
+                                         or rank_name(card) == window[1]):
+                    return False
+            elif kind != "dutch":
+                return False
+        return True
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action | None:
         """Pick a move: opening look, turn, power, a sure jump-in, a Dutch call or nothing."""

@@ -458,6 +458,35 @@ class DutchEngine(Engine):
             out.append({"type": "dutch"})
         return out
 
+    def can_act(self, player: str) -> bool:
+        """Whether *player* has any legal action now (:meth:`Engine.can_act
+        <bot.engine.core.Engine.can_act>`), in play without listing them: the player in turn always may
+        (draw, reveal or discard, §5), anyone may call Dutch while the passive call is open (§9), and
+        otherwise only a jump-in is left (§7). The opening look, a power and the end of a round ask
+        :meth:`legal_actions`.
+
+        Raises
+        ------
+        ValueError
+            *player* is not seated in this game.
+        """
+        if player not in self.players:
+            self._check_player(player)
+        if self.phase != "play" or self.power is not None:
+            return bool(self._legal_actions(player))
+        if player == self.players[self.turn]:
+            return True
+        step = self.step
+        passive = self.options.variant == "passive"
+        if passive and self.dutch is None and not (step == "draw" and (self.ending or not self.deck)):
+            return True
+        if step != "draw" or self.window is None:
+            return False
+        hands = self.hands
+        if passive:
+            return any(c is not None for c in hands[player])
+        return any(c is not None for p in self.players for c in hands[p])
+
     def _power_actions(self) -> list[Action]:
         """A power's looks, swaps and skip, in a fresh list.
 

@@ -64,6 +64,10 @@ class DutchBlitzBot(Bot):
                 if data.get("player") == self.player and data.get("turned_over"):
                     self.turnovers_since_dutch += 1
 
+    def chooses_nothing(self, legal: Sequence[Action]) -> bool:
+        """Whether *legal* is only the host's ``next_hand``: a bot that is ready waits for the others (§11)."""
+        return len(legal) == 1 and legal[0]["type"] == "next_hand"
+
     def _between_hands(self, legal: Sequence[Action]) -> Action | None:
         return {"type": "ready"} if {"type": "ready"} in legal else None
 

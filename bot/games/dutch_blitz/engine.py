@@ -682,7 +682,7 @@ class DutchBlitz(Engine):
             memo = self._memo_now()
         sm = memo.seats[index]
         if sm is None or _PARTS(self.seats[index]) != sm.parts:
-            sm = self._seat_now(memo, index)
+            sm = self._seat_now(memo, index, checked=True)
         if sm.gen != memo.gen:
             self._seat_legal(memo, sm)
         legal = sm.legal
@@ -693,6 +693,27 @@ class DutchBlitz(Engine):
 
     def _legal_actions(self, player: str) -> list[Action]:
         return self.legal_actions(player)
+
+    def can_act(self, player: str) -> bool:
+        """Whether *player* has any legal action now (:meth:`Engine.can_act
+        <bot.engine.core.Engine.can_act>`), mostly without listing them: between hands everyone
+        may (``ready`` or ``next_hand``, §11); in a hand, anyone while the stuck rule is on
+        (``end_hand``, §8) and anyone with cards in hand or on the Wood pile (``flip``, §7).
+
+        Raises
+        ------
+        ValueError
+            *player* is not seated in this game.
+        """
+        if player not in self.players:
+            self._check_player(player)
+        phase = self.phase
+        if phase != PLAY:
+            return phase != OVER
+        if self.options.stuck_seconds > 0:
+            return True
+        seat = self.seats[self.players.index(player)]
+        return bool(seat.hand or seat.wood) or bool(self.legal_actions(player))
 
     def _memo_now(self) -> _Memo:
         """The memo, with its copy of the Dutch piles checked against the state (renewed if they changed)."""
@@ -707,11 +728,13 @@ class DutchBlitz(Engine):
             memo.piles_json = None
         return memo
 
-    def _seat_now(self, memo: _Memo, index: int) -> _SeatMemo:
-        """The memo of seat *index*, checked against its piles (renewed if they changed)."""
+    def _seat_now(self, memo: _Memo, index: int, *, checked: bool = False) -> _SeatMemo:
+        """The memo of seat *index*, checked against its piles (renewed if they changed; *checked*: the
+        caller found that they did).
+        """
         parts = _PARTS(self.seats[index])
         sm = memo.seats[index]
-        if sm is not None and parts == sm.parts:
+        if sm is not None and not checked and parts == sm.parts:
             return sm
         blitz, posts, wood, hand = parts
         blitz_top = blitz[-1] if blitz else None
@@ -1101,7 +1124,7 @@ class DutchBlitz(Engine):
         seats: list[dict[str, Any]] = []
         for i, sm in enumerate(sms):
             if sm is None or _PARTS(state[i]) != sm.parts:
-                sm = self._seat_now(memo, i)
+                sm = self._seat_now(memo, i, checked=True)
             seat_view = sm.view
             if seat_view is None:
                 p = players[i]
@@ -1157,6 +1180,11 @@ class DutchBlitz(Engine):
         assert memo.dutch is not None  # _memo_now() made it
         return [{"pile": i, "colour": pile[-1].colour, "top": _card_json(pile[-1]), "size": len(pile),
                  "complete": pile[-1].value == 10} for i, pile in enumerate(memo.dutch)]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (:attr:`Engine.is_over <bot.engine.core.Engine.is_over>`, without a hook call)."""
+        return self.phase == OVER
 
     def _is_over(self) -> bool:
         return self.phase == OVER

@@ -1,0 +1,148 @@
+"""The quick answers games and bots give the simulator agree with the slow ones they stand for.
+
+* :meth:`Engine.can_act <bot.engine.core.Engine.can_act>` equals ``bool(legal_actions(player))`` for
+  every seat in every state reached in seeded bot games and random games of every registered game
+  (both Dutch rule sets, Dutch Blitz with and without the stuck rule).
+* :meth:`Bot.chooses_nothing <bot.engine.bots.Bot.chooses_nothing>` answers ``True`` only when
+  :meth:`~bot.engine.bots.Bot.choose` returns ``None`` for that view and those actions, without
+  drawing from the bot's RNG or changing its memory.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from bot.engine import REGISTRY, game_module
+from bot.engine.bots import Bot
+from bot.engine.core import Action, Engine, Event
+from bot.engine.simulate import play_game
+from tests.engine import conformance
+
+# (kind, options) of the bot games: every game with its defaults, and the other rule sets.
+BOT_GAMES: list[tuple[str, dict[str, Any] | None]] = [
+    *((kind, None) for kind in sorted(REGISTRY)),
+    ("dutch", {"variant": "aggressive"}),
+    ("dutch-blitz", {"stuck_seconds": 0}),
+]
+SEEDS = range(1, 4)
+
+
+def _check_can_act(engine: Engine) -> None:
+    for player in engine.players:
+        assert engine.can_act(player) == bool(engine.legal_actions(player)), (
+            f"{engine.kind}: can_act({player!r}) disagrees with legal_actions after "
+            f"{engine.action_count} actions")
+
+
+def _checking_engine(engine_cls: type[Engine]) -> type[Engine]:
+    """*engine_cls*, checking :func:`_check_can_act` after the deal and after every move, refused or not."""
+
+    class Checked(engine_cls):  # type: ignore[misc,valid-type]
+        def _setup(self) -> Any:
+            events = super()._setup()
+            _check_can_act(self)
+            return events
+
+        def apply(self, player: str, action: Action) -> list[Event]:
+            try:
+                return super().apply(player, action)
+            finally:
+                _check_can_act(self)
+
+    return Checked
+
+
+def _checking_bot(bot_cls: type[Bot]) -> type[Bot]:
+    """*bot_cls*, proving each ``True`` of :meth:`~bot.engine.bots.Bot.chooses_nothing` on a copy of itself."""
+
+    class Checked(bot_cls):  # type: ignore[misc,valid-type]
+        engine: Engine | None = None
+        proved = 0
+
+        def chooses_nothing(self, legal: Sequence[Action]) -> bool:
+            answer = super().chooses_nothing(legal)
+            if answer:
+                assert self.engine is not None
+                twin = copy.deepcopy(self)
+                before = pickle.dumps(twin.__dict__)
+                choice = bot_cls.choose(twin, self.engine.view(self.player), legal)
+                assert choice is None, f"{bot_cls.__name__} chose {choice} after answering it chooses nothing"
+                assert pickle.dumps(twin.__dict__) == before, f"{bot_cls.__name__}: choose changed its RNG or memory"
+                type(self).proved += 1
+            return answer
+
+    return Checked
+
+
+def _handing_engine(engine_cls: type[Engine], checked: type[Bot]) -> type[Engine]:
+    """*engine_cls*, handing each new game to the checking bot class *checked* (it proves on that game's views)."""
+
+    class Handing(engine_cls):  # type: ignore[misc,valid-type]
+        def _setup(self) -> Any:
+            checked.engine = self  # type: ignore[attr-defined]
+            return super()._setup()
+
+    return Handing
+
+
+@pytest.mark.parametrize(("kind", "options"), BOT_GAMES)
+def test_can_act_agrees_with_legal_actions_in_bot_games(kind: str, options: dict[str, Any] | None) -> None:
+    """Every state of a few seeded games between each of the game's bots."""
+    module = game_module(kind)
+    engine_cls = _checking_engine(REGISTRY[kind])
+    seats = min(4, engine_cls.max_players)
+    players = [f"p{i}" for i in range(seats)]
+    for name, bot_cls in module.BOTS.items():
+        for seed in SEEDS:
+            record = play_game(engine_cls, players, seed=seed, bot_classes=[bot_cls] * seats, options=options)
+            assert record.stopped is None, f"{kind}/{name} seed {seed}: {record.stopped}"
+            _check_can_act(record.engine)  # over: nobody may act
+            assert not any(record.engine.can_act(p) for p in players)
+
+
+@pytest.mark.parametrize("kind", sorted(REGISTRY))
+def test_can_act_agrees_with_legal_actions_in_random_games(kind: str) -> None:
+    """Every state of the conformance suite's random play, for each player count it tries."""
+    engine_cls = REGISTRY[kind]
+    for n in conformance.player_counts(engine_cls):
+        for seed in range(2):
+            conformance.random_playthrough(engine_cls, conformance.player_ids(n), seed,
+                                           check_each_step=lambda engine, pool: _check_can_act(engine))
+
+
+@pytest.mark.parametrize("kind", sorted(REGISTRY))
+def test_can_act_refuses_a_player_who_is_not_seated(kind: str) -> None:
+    """Like legal_actions, can_act raises ValueError for an id that is not seated."""
+    engine_cls = REGISTRY[kind]
+    engine = engine_cls.new(conformance.player_ids(engine_cls.min_players), seed=1)
+    with pytest.raises(ValueError):
+        engine.can_act("nobody")
+
+
+@pytest.mark.parametrize(("kind", "options"), BOT_GAMES)
+def test_chooses_nothing_is_only_said_when_choose_would_say_none(kind: str, options: dict[str, Any] | None) -> None:
+    """Each ``True`` is proved by asking a copy of the bot, in seeded games; the games stay the same."""
+    module = game_module(kind)
+    engine_cls = REGISTRY[kind]
+    seats = min(4, engine_cls.max_players)
+    players = [f"p{i}" for i in range(seats)]
+    for name, bot_cls in module.BOTS.items():
+        checked = _checking_bot(bot_cls)
+        recorded = _handing_engine(engine_cls, checked)
+        for seed in SEEDS:
+            record = play_game(recorded, players, seed=seed, bot_classes=[checked] * seats, options=options)
+            plain = play_game(engine_cls, players, seed=seed, bot_classes=[bot_cls] * seats, options=options)
+            assert record.engine.log()["actions"] == plain.engine.log()["actions"], f"{kind}/{name} seed {seed}"
+
+
+def test_the_dutch_bots_skip_most_asks_out_of_turn() -> None:
+    """The Dutch bots wait without their view for most of a game's asks out of turn (the point of the hook)."""
+    module = game_module("dutch")
+    checked = _checking_bot(module.BOTS["perfect"])
+    play_game(_handing_engine(REGISTRY["dutch"], checked), ["a", "b", "c", "d"], seed=1, bot_classes=[checked] * 4)
+    assert checked.proved > 100  # type: ignore[attr-defined]
