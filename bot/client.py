@@ -125,6 +125,9 @@ class ParlorBot(commands.Bot):
         # players without pinging them; the few notices meant to ping (a turn or idle warning, a
         # tournament match) allow user mentions themselves. @everyone and roles are never pinged.
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # Parlor reads no message from discord.py's message cache (every click carries its message,
+        # and a table edits its message by id), so it keeps none (docs/tables.md, "The table service inside").
+        kwargs.setdefault("max_messages", None)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, tree_cls=ParlorTree,
                          help_command=None, **kwargs)
         self.config = config

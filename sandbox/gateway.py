@@ -23,6 +23,19 @@ from .wire import (
     _Session,
 )
 
+GUILD_MESSAGES = 1 << 9
+DIRECT_MESSAGES = 1 << 12
+
+
+def _intended(event: str, data: Any, intents: int) -> bool:
+    """Whether Discord sends *event* to a session identified with *intents*: a message event only
+    with the guild messages intent (in a guild) or the direct messages intent (in a DM); others always.
+    """
+    if not event.startswith("MESSAGE_") or event.startswith("MESSAGE_REACTION"):
+        return True
+    wanted = GUILD_MESSAGES if isinstance(data, dict) and data.get("guild_id") else DIRECT_MESSAGES
+    return bool(intents & wanted)
+
 
 class GatewayMixin:
     """The gateway side of the loopback Discord."""
@@ -80,7 +93,7 @@ class GatewayMixin:
         if session is None:
             raw = data.get("id") if event == "GUILD_CREATE" else data.get("guild_id")
             session = self._sessions.get(self.shard_of(int(raw) if raw else None))
-        if session is None:
+        if session is None or not _intended(event, data, session.intents):
             return
         session.seq += 1
         frame = {"op": 0, "t": event, "s": session.seq, "d": data}
@@ -145,7 +158,8 @@ class GatewayMixin:
             if count != self.shard_count:
                 self._sessions.clear()
                 self.shard_count = count
-            self._sessions[shard] = session = _Session(id=secrets.token_hex(16), shard=shard)
+            self._sessions[shard] = session = _Session(id=secrets.token_hex(16), shard=shard,
+                                                       intents=int(data.get("intents", -1)))
             session.conn = conn
             self._ready.clear()
             mine = [g for g in self.guilds if self.shard_of(g) == shard]

@@ -98,6 +98,7 @@ class _Session:
     seq: int = 0
     conn: _Connection | None = None
     buffer: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=5000))
+    intents: int = -1  # the IDENTIFY's gateway intents (every bit set until it says)
 
 
 @dataclass

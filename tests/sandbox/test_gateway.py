@@ -151,3 +151,22 @@ async def test_fast_heartbeats_raise_no_websocket_behind_warning(caplog):
     beats = [r for r in caplog.records if "Keeping shard ID" in r.getMessage()]
     assert len(beats) >= 20
     assert not [r for r in caplog.records if "behind" in r.getMessage() or "blocked" in r.getMessage()]
+
+
+async def test_message_events_follow_the_identified_intents(fake, world):
+    """As on Discord, a bot that did not ask for the guild messages intent is sent no MESSAGE_CREATE."""
+    client = discord.Client(intents=discord.Intents(guilds=True))
+    seen: list[discord.Message] = []
+    client.event(_collect(seen))
+    async with running_bot(fake, client):
+        fake.post_message(world.alice, world.channel, "not for this bot")
+        later = fake.add_guild("Later")  # an event that is sent, after the message
+        await fake.wait_for(lambda: client.get_guild(later.id) is not None, what="the later GUILD_CREATE")
+        assert seen == []
+        assert not [f for f in fake.gateway_log if f.t == "MESSAGE_CREATE"]
+
+
+def _collect(seen):
+    async def on_message(message):
+        seen.append(message)
+    return on_message
