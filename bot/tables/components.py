@@ -323,11 +323,20 @@ COMPONENTS = (TableButton, MoveButton, MoveSelect, PublicButton, BotPicker)
 
 
 def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
-    """A persistent view of *items*, checked first against 5 action rows of width 5 (:class:`LimitError`)."""
+    """A view of *items* that is drawn, never listened to; checked first against 5 action rows of
+    width 5 (:class:`LimitError`).
+
+    Every item is a :class:`discord.ui.DynamicItem`, dispatched by its custom id through the classes
+    registered with ``bot.add_dynamic_items``, so the view itself has nothing to listen for. It is
+    stopped at once: discord.py keeps no view that is finished, whereas it would keep each one sent
+    on an ephemeral message with a 15-minute timeout task of its own (one per board drawn, tens of
+    thousands on a busy bot; ``docs/tables.md``, "The table service inside").
+    """
     check_layout([(item.row, item.width) for item in items])
     view = discord.ui.View(timeout=None)
     for item in items:
         view.add_item(item)
+    view.stop()
     return view
 
 

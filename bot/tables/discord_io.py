@@ -85,6 +85,34 @@ class _FollowUp:
         await self.message.edit(content=content, view=view)
 
 
+class _Token:
+    """What a live board keeps of the interaction that drew it: the interaction's webhook (its
+    application id and its 15-minute token) and the board's message id. Editing a board needs
+    nothing more, so the interaction itself (its payload, the clicked message, the member, the
+    last response discord.py caches on it) is let go: about 10 KB a board (``docs/tables.md``,
+    "Live boards").
+    """
+
+    __slots__ = ("webhook", "message_id")
+
+    def __init__(self, interaction: discord.Interaction, message_id: int) -> None:
+        self.webhook = interaction.followup
+        self.message_id = message_id
+
+    @property
+    def token(self) -> str | None:
+        """The interaction token (the same for every board the interaction drew)."""
+        return self.webhook.token
+
+    async def edit_original_response(self, *, content: str, view: discord.ui.View | None) -> None:
+        await self.webhook.edit_message(self.message_id, content=content, view=view)
+
+
+def _token_of(board: OpenBoard) -> str | None:
+    """The interaction token that edits *board* (``None`` for a follow-up's)."""
+    return getattr(board.interaction, "token", None)
+
+
 def _board_message_id(interaction: discord.Interaction, reply: _Reply) -> int | None:
     """The message *reply* (answering *interaction*) is a board on, or ``None`` when unknown.
 
@@ -487,10 +515,12 @@ class DiscordTables(TableRestore):
         if reply.board_of is None:
             return
         player = reply.board_of
-        board = _Board(interaction, now, reply.version, selection, note, now,
-                       notes=tuple(table.notes_for(player, now)), message_id=_board_message_id(interaction, reply))
+        message_id = _board_message_id(interaction, reply)
+        handle: Any = interaction if message_id is None else _Token(interaction, message_id)
+        board = _Board(handle, now, reply.version, selection, note, now,
+                       notes=tuple(table.notes_for(player, now)), message_id=message_id)
         old = table.boards.get(player)
-        if (old is not None and old.interaction is not interaction and self._shows_timed_note(table, player, old)
+        if (old is not None and _token_of(old) != interaction.token and self._shows_timed_note(table, player, old)
                 and not (isinstance(old, _Board) and old.message_id is not None
                          and old.message_id == board.message_id)):
             self._fading.setdefault(table.id, []).append((player, old))

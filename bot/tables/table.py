@@ -77,7 +77,9 @@ class OpenBoard:
     Attributes
     ----------
     interaction:
-        The :class:`discord.Interaction` whose original response is the board.
+        What edits the board: an object with ``async edit_original_response(*, content, view)``
+        that goes through the token of the interaction whose original response is the board
+        (the Discord layer keeps just that token and the message id, not the whole interaction).
     opened_ms:
         When its token was received (monotonic milliseconds).
     version:

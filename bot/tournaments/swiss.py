@@ -23,8 +23,6 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from random import Random
 
-import networkx as nx  # type: ignore[import-untyped]  # networkx ships no type information
-
 from bot.tournaments.model import Match, PlayerId, Round, bye_counts, met_counts, seat_counts
 from bot.tournaments.standings import standings
 
@@ -122,6 +120,10 @@ def pair(players: Sequence[PlayerId], rounds: Sequence[Round], rng: Random) -> l
         raise ValueError("Swiss pairing needs at least two players")
     if len(set(players)) != len(players):
         raise ValueError("a player is listed twice")
+    # networkx is imported on the first pairing, not with the bot: it takes 13 MB that a bot
+    # without a Swiss tournament never needs (docs/tables.md, "The table service inside").
+    import networkx as nx  # type: ignore[import-untyped]  # networkx ships no type information
+
     players = sorted(players)  # the order given must not change the pairing
     graph = nx.Graph()
     for (a, b), w in pairing_weights(players, rounds, rng).items():
