@@ -39,7 +39,7 @@ class TablePlay(TableCore):
         table.engine, table.bots = engine, {}
         table.status = "running"
         table.arbiter = RaceArbiter(table.settings.get("race_window_ms", self._cfg.race_window_ms),
-                                    self._cfg.race_tie_ms, random.Random(table.seed))
+                                    self._cfg.race_tie_ms, table.seed)
         table.last_event_ms["start"] = now_ms()
         table.timers.observe(table.engine.timed_rules(), now_ms())
         table.delivered = table.engine.action_count

@@ -92,16 +92,29 @@ class RaceArbiter:
         Claims whose Discord timestamps differ by less than this (ms) are tied; equal timestamps
         always are.
     rng:
-        The table's seeded generator for tie-breaks.
+        The table's seeded generator for tie-breaks, or the seed to make it from: then it is made
+        at the first tie (a generator holds 2.5 KB, and most tables never see a tie).
+
+    Raises
+    ------
+    ValueError
+        A negative window or tie.
     """
 
-    def __init__(self, window_ms: int, tie_ms: int, rng: random.Random) -> None:
+    def __init__(self, window_ms: int, tie_ms: int, rng: random.Random | int) -> None:
         if window_ms < 0 or tie_ms < 0:
             raise ValueError(f"window_ms and tie_ms must be >= 0, got {window_ms} and {tie_ms}")
         self.window_ms = window_ms
         self.tie_ms = tie_ms
-        self.rng = rng
+        self._rng = rng
         self._open: dict[str, _Window] = {}
+
+    @property
+    def rng(self) -> random.Random:
+        """The generator for tie-breaks (made from the seed on first use)."""
+        if not isinstance(self._rng, random.Random):
+            self._rng = random.Random(self._rng)
+        return self._rng
 
     def submit(self, claim: Claim, now_ms: float) -> bool:
         """Add *claim*; returns ``True`` when it opened a new window (the caller schedules its close).

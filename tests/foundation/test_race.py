@@ -73,3 +73,11 @@ def test_tie_ms_widens_what_counts_as_a_tie() -> None:
     arb.submit(claim("late", 110), 0)
     arb.submit(claim("early", 100), 1)
     assert arb.close("dutch-pile:0")[0].player == "early"
+
+
+def test_a_seed_gives_the_same_tie_breaks_as_its_generator() -> None:
+    """Given the table's seed instead of a generator, the arbiter breaks ties exactly as
+    ``random.Random(seed)`` would (the generator is made at the first tie)."""
+    claims = [claim(p, 1_000) for p in ("a", "b", "c", "d")]
+    for seed in range(5):
+        assert RaceArbiter(150, 0, seed).order(claims) == RaceArbiter(150, 0, random.Random(seed)).order(claims)

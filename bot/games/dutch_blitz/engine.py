@@ -163,15 +163,23 @@ def _deck(owner: int) -> list[BlitzCard]:
 
 
 def _card_json(card: BlitzCard) -> dict[str, Any]:
-    """``card.to_json()``, memoised (cards are immutable); each call returns a fresh dict."""
+    """``card.to_json()``, memoised (cards are immutable); each call returns a fresh dict (for events)."""
+    return _shared_json(card).copy()
+
+
+def _shared_json(card: BlitzCard) -> dict[str, Any]:
+    """``card.to_json()`` as one dict per card, shared by every view that shows the card: views are
+    read and never changed (``docs/design.md`` §2), and a fresh copy per card of every open board
+    would cost each table about 5 KB.
+    """
     hit = _JSON_BY_ID.get(id(card))
     if hit is not None and hit[0] is card:
-        return hit[1].copy()
+        return hit[1]
     key = (card.owner, card.colour, card.value)
     cached = _JSON_BY_KEY.get(key)
     if cached is None:
         cached = _JSON_BY_KEY[key] = card.to_json()
-    return cached.copy()
+    return cached
 
 
 _Top = tuple[str, int, tuple[str, int], bool]
@@ -466,7 +474,7 @@ class _Memo:
                         sm.gen = gen
         piles_json = self.piles_json
         if piles_json is not None:
-            entry = {"pile": pile, "colour": card.colour, "top": _card_json(card), "size": len(dutch[pile]),
+            entry = {"pile": pile, "colour": card.colour, "top": _shared_json(card), "size": len(dutch[pile]),
                      "complete": card.value == 10}
             piles_json = self.piles_json = piles_json.copy()
             if started:
@@ -1160,14 +1168,14 @@ class DutchBlitz(Engine):
         head = sm.head
         posts_json = head.posts_json
         if posts_json is None:
-            posts_json = head.posts_json = [[_card_json(c) for c in pile] for pile in posts]
+            posts_json = head.posts_json = [[_shared_json(c) for c in pile] for pile in posts]
         return {
             "player": player,
             "seat": index,
-            "blitz_top": _card_json(blitz[-1]) if blitz else None,
+            "blitz_top": _shared_json(blitz[-1]) if blitz else None,
             "blitz_count": len(blitz),
             "posts": posts_json,
-            "wood_top": _card_json(wood[-1]) if wood else None,
+            "wood_top": _shared_json(wood[-1]) if wood else None,
             "wood_count": len(wood),
             "hand_count": len(hand),
             "total": total,
@@ -1178,7 +1186,7 @@ class DutchBlitz(Engine):
     def _piles_view(memo: _Memo) -> list[dict[str, Any]]:
         """The ``dutch_piles`` of the view (§12) from the memo's copy of the piles."""
         assert memo.dutch is not None  # _memo_now() made it
-        return [{"pile": i, "colour": pile[-1].colour, "top": _card_json(pile[-1]), "size": len(pile),
+        return [{"pile": i, "colour": pile[-1].colour, "top": _shared_json(pile[-1]), "size": len(pile),
                  "complete": pile[-1].value == 10} for i, pile in enumerate(memo.dutch)]
 
     @property
