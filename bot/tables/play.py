@@ -44,7 +44,7 @@ class TablePlay(TableCore):
         table.timers.observe(table.engine.timed_rules(), now_ms())
         table.delivered = table.engine.action_count
         if restored is None:
-            table.checkpoint, table.checkpoint_seq, table.tail = None, 0, []
+            table.checkpoint_seq = 0
         if table.engine.action_count == 0:  # the deal's private events as notes (the bots saw theirs)
             self._deliver(table, table.engine.setup_events)
         table.bots = bots
@@ -105,6 +105,23 @@ class TablePlay(TableCore):
                     bot.observe(visible)
         return engine, bots
 
+    async def _stored_engine(self, table: Table) -> Engine:
+        """|coro| *table*'s engine as the database has it: its latest snapshot this code can read and
+        the actions stored after it, else the whole log from the deal (``docs/tables.md``, "Restarts").
+
+        Raises
+        ------
+        Exception
+            The database cannot be read (whatever its driver raises), or the stored game does not
+            replay (:class:`~bot.engine.IllegalAction`, :class:`ValueError`).
+        """
+        snap = await self.storage.snapshot(table.id)
+        if snap is not None and snap.code == snapshots.code_version(self._engine_cls(table.kind)):
+            after = await self.storage.actions(table.id, after=snap.seq)
+            return self._rebuild(table, [(a.player_id, a.action) for a in after], snap.state)[0]
+        actions = await self.storage.actions(table.id)
+        return self._rebuild(table, [(a.player_id, a.action) for a in actions])[0]
+
     def _checkpoint(self, table: Table) -> None:
         """Snapshot *table*'s game after a move when :data:`~bot.tables.snapshots.SNAPSHOT_EVERY` moves
         have passed since the last one, and store it in the background (``docs/tables.md``, "Restarts").
@@ -131,7 +148,7 @@ class TablePlay(TableCore):
         except Exception:
             log.exception("could not snapshot table %s", table.id)
             return None
-        table.checkpoint, table.checkpoint_seq, table.tail = state, engine.action_count, []
+        table.checkpoint_seq = engine.action_count
         return table.id, engine.action_count, snapshots.code_version(type(engine)), state
 
     async def submit(self, table: Table, player: str, action: dict[str, Any], discord_ts_ms: int,
@@ -211,11 +228,18 @@ class TablePlay(TableCore):
             await self.storage.append_action(table.id, engine.action_count, player, action,
                                                  discord_ts_ms=discord_ts_ms)
         except Exception:
-            # Not committed, so it did not happen: rebuild the game without it (the bots keep theirs).
+            # Not committed, so it did not happen: the game is read back from the database, as a
+            # restart would read it (the bots keep theirs).
             log.exception("could not store a move at table %s; it is undone", table.id)
-            table.engine = self._rebuild(table, table.tail, table.checkpoint)[0]
+            try:
+                table.engine = await self._stored_engine(table)
+            except Exception:
+                log.exception("table %s: the game could not be read back either; the table pauses until a restart",
+                              table.id)
+                table.status = "paused"
+                return Outcome(False, "That move could not be saved, and the game could not be read back: the "
+                                      "table is paused until the bot restarts.")
             return Outcome(False, "That move could not be saved, so it did not happen. Please try again.")
-        table.tail.append((player, action))
         self._deliver(table, events)
         table.delivered = engine.action_count
         self._checkpoint(table)

@@ -110,7 +110,7 @@ class TableRestore(TableLobby):
         """|coro| The engine and bots of running *table* as stored (*live*, from
         :meth:`~bot.storage.Storage.live_games`): its latest snapshot and the actions after it, or,
         without a snapshot this code can read, the whole log from the deal (``docs/tables.md``,
-        "Restarts"). Sets the table's checkpoint and tail; a long replay is
+        "Restarts"). Sets the table's :attr:`~bot.tables.table.Table.checkpoint_seq`; a long replay is
         snapshotted at once, so the next restart is quick.
 
         Raises
@@ -129,11 +129,11 @@ class TableRestore(TableLobby):
             else:
                 bot_seats = {s.player_id for s in table.seats if s.bot_name in self._bots(table.kind)}
                 if bot_seats <= set(bots):
-                    table.checkpoint, table.checkpoint_seq, table.tail = snap.state, snap.seq, tail
+                    table.checkpoint_seq = snap.seq
                     return engine, bots
         actions = [(a.player_id, a.action) for a in await self.storage.actions(table.id)]
         engine, bots = self._rebuild(table, actions)
-        table.checkpoint, table.checkpoint_seq, table.tail = None, 0, actions
+        table.checkpoint_seq = 0
         if len(actions) >= snapshots.SNAPSHOT_EVERY:
             table.engine, table.bots = engine, bots
             self._store_snapshot(table)
@@ -154,7 +154,7 @@ class TableRestore(TableLobby):
         await asyncio.gather(*tasks, *self._chores, return_exceptions=True)
         rows = [row for table in self.tables.values()
                 if table.status == "running" and table.engine is not None and not table.engine.is_over
-                and table.tail and (row := self._snapshot(table)) is not None]
+                and table.engine.action_count > table.checkpoint_seq and (row := self._snapshot(table)) is not None]
         if rows:
             try:
                 await self.storage.save_snapshots(rows)

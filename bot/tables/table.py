@@ -116,7 +116,9 @@ class Table:
     kind, title:
         The engine kind and the game's display name.
     status:
-        ``lobby``, ``running``, ``finished`` or ``cancelled``.
+        ``lobby``, ``running``, ``finished`` or ``cancelled``; in memory only, ``paused``: a move
+        could not be stored and the game could not be read back (it takes no move until a restart
+        restores it from the database).
     channel_id, thread_id, message_id:
         Where the table lives: the thread (or the channel itself when threads are not allowed)
         and its public message.
@@ -170,14 +172,10 @@ class Table:
     revealed: tuple[str, int] = ("", 0)
     """The public story told step by step (:meth:`GameUI.story_steps <bot.tables.ui.GameUI.story_steps>`):
     its key and how many of its steps the table message shows so far."""
-    checkpoint: bytes | None = None
-    """The latest snapshot of the running game (:mod:`bot.tables.snapshots`), ``None`` before the first:
-    with :attr:`tail` it rebuilds the engine without the database (an unsaved move is undone so)."""
     checkpoint_seq: int = 0
-    """How many actions :attr:`checkpoint` includes."""
-    tail: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    """The actions accepted since :attr:`checkpoint` (``[player, action]``), at most
-    :data:`~bot.tables.snapshots.SNAPSHOT_EVERY`: the whole log lives in the database."""
+    """How many actions the latest snapshot of the running game includes (:mod:`bot.tables.snapshots`;
+    0 before the first). The snapshot and the whole log live in the database only: an unsaved move
+    is undone by reading the game back from there."""
     delivered: int = 0
     """How many actions' events the table's bots have observed (a new bot reads the log up to here)."""
     public_events: deque[Event] = field(default_factory=lambda: deque(maxlen=PUBLIC_EVENTS_KEPT))

@@ -87,16 +87,18 @@ def views(table: Table) -> dict[str | None, object]:
     return {p: table.engine.view(p) for p in [*table.engine.players, None]}
 
 
-async def test_a_table_engine_keeps_no_log_only_the_moves_since_its_last_snapshot(storage: Storage) -> None:
-    """Memory bounded by the state: after 150 moves the engine holds no log, the table the 22 moves
-    after the snapshot taken at move 128, and the database the snapshot and all 150 moves."""
+async def test_a_table_keeps_no_log_no_snapshot_and_no_moves_since_it_in_memory(storage: Storage) -> None:
+    """Memory bounded by the state: after 150 moves the engine holds no log, the table neither a
+    snapshot nor the moves after it (only that the last snapshot was taken at move 128), and the
+    database the snapshot and all 150 moves."""
     tables = service(storage)
     table = await running(tables)
     await play(tables, table, 150)
     assert table.engine is not None and not table.engine.keeps_log and table.engine.action_count == 150
     with pytest.raises(LookupError):
         table.engine.log()
-    assert table.checkpoint_seq == 2 * snapshots.SNAPSHOT_EVERY == 128 and len(table.tail) == 22
+    assert table.checkpoint_seq == 2 * snapshots.SNAPSHOT_EVERY == 128
+    assert not hasattr(table, "checkpoint") and not hasattr(table, "tail")
     await tables.shutdown()
     assert len(await storage.actions(table.id)) == 150
 
@@ -118,7 +120,7 @@ async def test_a_restore_reads_only_the_actions_after_the_latest_snapshot(storag
     assert await again.restore() == 1
     restored = again.tables[table.id]
     assert views(restored) == before and restored.engine is not None and restored.engine.action_count == 100
-    assert restored.checkpoint_seq == 64 and len(restored.tail) == 36
+    assert restored.checkpoint_seq == 64
     await play(again, restored, 5, seed=8)  # and the game goes on
     await again.shutdown()
 
@@ -135,7 +137,7 @@ async def test_a_clean_shutdown_snapshots_every_table_so_the_restart_replays_not
     again = service(storage)
     await again.restore()
     restored = again.tables[table.id]
-    assert views(restored) == before and restored.checkpoint_seq == 30 and restored.tail == []
+    assert views(restored) == before and restored.checkpoint_seq == 30
     await again.shutdown()
 
 
@@ -223,3 +225,60 @@ async def test_live_games_reads_every_unfinished_game_with_its_seats_snapshot_an
     assert live[young.id].snapshot is None and live[young.id].tail == []
     assert [s.player_id for s in live[young.id].seats] == [s.player_id for s in young.seats]
     await tables.shutdown()
+
+
+async def test_a_move_that_cannot_be_stored_is_undone_from_the_stored_snapshot(storage: Storage) -> None:
+    """After 70 moves (snapshot at 64) the database refuses move 71: the game is read back from the
+    snapshot and moves 65 to 70, so it is exactly as before the refused move, and play goes on."""
+    tables = service(storage)
+    table = await running(tables)
+    await play(tables, table, 70)
+    before = views(table)
+    real = storage.append_action
+
+    async def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError("disk I/O error")
+
+    storage.append_action = refuse  # type: ignore[method-assign]
+    engine = table.engine
+    assert engine is not None
+    player = next(p for p in engine.players if engine.legal_actions(p))
+    outcome = await tables.submit(table, player, engine.legal_actions(player)[0], 0)
+    assert not outcome.accepted and "could not be saved, so it did not happen" in outcome.reason
+    assert views(table) == before and table.engine is not engine and table.status == "running"
+    storage.append_action = real  # type: ignore[method-assign]
+    await play(tables, table, 3)
+    assert [a.seq for a in await storage.actions(table.id)] == list(range(1, 74))
+    await tables.shutdown()
+
+
+async def test_a_table_whose_game_cannot_be_read_back_pauses_until_a_restart(storage: Storage) -> None:
+    """The database refuses a move and then the read-back as well: the table pauses (no move is
+    taken, none is half-applied), and a restart restores the game as it was stored."""
+    tables = service(storage)
+    table = await running(tables)
+    await play(tables, table, 10)
+    before = views(table)
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise OSError("disk I/O error")
+
+    storage.append_action = broken  # type: ignore[method-assign]
+    storage.snapshot = broken  # type: ignore[method-assign]
+    engine = table.engine
+    assert engine is not None
+    player = next(p for p in engine.players if engine.legal_actions(p))
+    action = engine.legal_actions(player)[0]
+    outcome = await tables.submit(table, player, action, 0)
+    assert not outcome.accepted and "paused until the bot restarts" in outcome.reason
+    assert table.status == "paused"
+    again = await tables.submit(table, player, action, 0)
+    assert not again.accepted and again.reason == "The table is not running."
+    tables._stop_tasks(table)  # the bot goes down
+    del storage.append_action, storage.snapshot  # the database is back after the restart
+
+    restored_tables = service(storage)
+    assert await restored_tables.restore() == 1
+    restored = restored_tables.tables[table.id]
+    assert views(restored) == before and restored.status == "running"
+    await restored_tables.shutdown()
