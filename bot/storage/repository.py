@@ -196,27 +196,38 @@ class Storage:
         async with self.db.execute(f"SELECT * FROM games WHERE status IN ({marks}) ORDER BY id", statuses) as cur:
             return [_game(r) for r in await cur.fetchall()]
 
-    async def live_games(self, *statuses: str) -> list[LiveGame]:
-        """|coro| Every game in any of *statuses*, oldest first, with its seats, snapshot and the actions
-        after the snapshot: four queries however many games (a restart restores a thousand tables
-        at once; ``docs/tables.md``, "Restarts").
+    async def live_games(self, *statuses: str, after_id: int = 0, limit: int | None = None) -> list[LiveGame]:
+        """|coro| The games in any of *statuses* with an id above *after_id*, oldest first, at most
+        *limit* of them (all when ``None``), each with its seats, snapshot and the actions after the
+        snapshot: four queries however many games (``docs/tables.md``, "Restarts"). A restart reads
+        its tables a batch at a time, so the snapshots of a thousand tables are never in memory at once.
         """
         marks = ",".join("?" * len(statuses))
-        games = await self.games_with_status(*statuses)
+        query = f"SELECT * FROM games WHERE status IN ({marks}) AND id > ? ORDER BY id"
+        params: tuple[Any, ...] = (*statuses, after_id)
+        if limit is not None:
+            query += " LIMIT ?"
+            params = (*params, limit)
+        async with self.db.execute(query, params) as cur:
+            games = [_game(r) for r in await cur.fetchall()]
+        if not games:
+            return []
+        span = f"g.status IN ({marks}) AND g.id > ? AND g.id <= ?"
+        bounds = (*statuses, after_id, games[-1].id)
         seats: dict[int, list[SeatRow]] = {g.id: [] for g in games}
         async with self.db.execute(f"SELECT s.* FROM seats s JOIN games g ON g.id = s.game_id"
-                                   f" WHERE g.status IN ({marks}) ORDER BY s.game_id, s.seat", statuses) as cur:
+                                   f" WHERE {span} ORDER BY s.game_id, s.seat", bounds) as cur:
             for r in await cur.fetchall():
                 seats.setdefault(r["game_id"], []).append(_seat(r))
         snaps: dict[int, SnapshotRow] = {}
         async with self.db.execute(f"SELECT n.* FROM snapshots n JOIN games g ON g.id = n.game_id"
-                                   f" WHERE g.status IN ({marks})", statuses) as cur:
+                                   f" WHERE {span}", bounds) as cur:
             for r in await cur.fetchall():
                 snaps[r["game_id"]] = _snapshot(r)
         tails: dict[int, list[ActionRow]] = {}
         async with self.db.execute(f"SELECT a.* FROM games g JOIN snapshots n ON n.game_id = g.id"
                                    f" JOIN actions a ON a.game_id = g.id AND a.seq > n.seq"
-                                   f" WHERE g.status IN ({marks}) ORDER BY a.game_id, a.seq", statuses) as cur:
+                                   f" WHERE {span} ORDER BY a.game_id, a.seq", bounds) as cur:
             for r in await cur.fetchall():
                 tails.setdefault(r["game_id"], []).append(_action(r))
         return [LiveGame(g, seats.get(g.id, []), snaps.get(g.id), tails.get(g.id, [])) for g in games]

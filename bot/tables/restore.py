@@ -24,6 +24,9 @@ __all__ = ["TableRestore"]
 
 log = logging.getLogger("parlor.tables")
 
+RESTORE_BATCH = 100
+"""Stored tables read from the database at a time by a restart (their snapshots included)."""
+
 
 class TableRestore(TableLobby):
     """Restore, rematch and shutdown (a layer of the table service; see :mod:`bot.tables.core`)."""
@@ -72,39 +75,47 @@ class TableRestore(TableLobby):
         action logs, re-arming their tasks and posting a "restored" notice. Returns how many.
         """
         restored = 0
-        for live in await self.storage.live_games("lobby", "running"):
-            row = live.game
-            if row.kind not in self.uis or row.id in self.tables or row.thread_id is None:
-                continue
-            if not self._on_this_shard(row.guild_id):
-                continue
-            engine_cls = self._engine_cls(row.kind)
-            seats = [Seat(s.player_id, s.user_id, s.bot_name,
-                          s.name or (f"Bot ({s.bot_name})" if s.bot_name else f"<@{s.user_id}>"))
-                     for s in live.seats]
-            table = Table(id=row.id, kind=row.kind, title=engine_cls.title or row.kind, guild_id=row.guild_id,
-                          channel_id=row.channel_id or row.thread_id, thread_id=row.thread_id,
-                          host_id=row.host_id or 0, options=row.options, seed=row.seed,
-                          min_players=engine_cls.min_players, max_players=engine_cls.max_players,
-                          seats=seats, message_id=row.message_id, settings=row.settings,
-                          message_posted_ms=posted_ms(row.message_id) if row.message_id else 0)
-            self.tables[row.id] = table
-            if row.status == "running":
-                try:
-                    self._start_engine(table, await self._load_game(table, live))
-                except (IllegalAction, ValueError):
-                    log.exception("table %s could not be replayed; it is cancelled", row.id)
-                    await self._cancel(table)
-                    continue
-                table.notice = "♻️ Restored after a restart — every accepted move is in place."
-                table.last_move_ms = {s.player_id: now_ms() for s in table.seats}
-                if table.engine is not None and table.engine.is_over:  # it ended just before the stop
-                    await self._finish(table)
-                self._start_tasks(table)
-            else:
-                self._track(table, self._expire_lobby(table), "expiry")
-            restored += 1
+        after = 0
+        while batch := await self.storage.live_games("lobby", "running", after_id=after, limit=RESTORE_BATCH):
+            after = batch[-1].game.id
+            for live in batch:
+                restored += await self._restore_one(live)
+            del batch  # the snapshots' bytes go before the next batch is read
         return restored
+
+    async def _restore_one(self, live: LiveGame) -> int:
+        """|coro| Rebuild one stored table (see :meth:`restore`); 1 when it was restored, else 0."""
+        row = live.game
+        if row.kind not in self.uis or row.id in self.tables or row.thread_id is None:
+            return 0
+        if not self._on_this_shard(row.guild_id):
+            return 0
+        engine_cls = self._engine_cls(row.kind)
+        seats = [Seat(s.player_id, s.user_id, s.bot_name,
+                      s.name or (f"Bot ({s.bot_name})" if s.bot_name else f"<@{s.user_id}>"))
+                 for s in live.seats]
+        table = Table(id=row.id, kind=row.kind, title=engine_cls.title or row.kind, guild_id=row.guild_id,
+                      channel_id=row.channel_id or row.thread_id, thread_id=row.thread_id,
+                      host_id=row.host_id or 0, options=row.options, seed=row.seed,
+                      min_players=engine_cls.min_players, max_players=engine_cls.max_players,
+                      seats=seats, message_id=row.message_id, settings=row.settings,
+                      message_posted_ms=posted_ms(row.message_id) if row.message_id else 0)
+        self.tables[row.id] = table
+        if row.status == "running":
+            try:
+                self._start_engine(table, await self._load_game(table, live))
+            except (IllegalAction, ValueError):
+                log.exception("table %s could not be replayed; it is cancelled", row.id)
+                await self._cancel(table)
+                return 0
+            table.notice = "♻️ Restored after a restart — every accepted move is in place."
+            table.last_move_ms = {s.player_id: now_ms() for s in table.seats}
+            if table.engine is not None and table.engine.is_over:  # it ended just before the stop
+                await self._finish(table)
+            self._start_tasks(table)
+        else:
+            self._track(table, self._expire_lobby(table), "expiry")
+        return 1
 
     async def _load_game(self, table: Table, live: LiveGame) -> tuple[Engine, dict[str, Bot]]:
         """|coro| The engine and bots of running *table* as stored (*live*, from

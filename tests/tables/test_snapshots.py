@@ -21,6 +21,7 @@ from bot.games.blitz import ENGINE as BLITZ
 from bot.games.dutch import BOTS as DUTCH_BOTS
 from bot.games.dutch import ENGINE as DUTCH
 from bot.storage import Storage
+from bot.tables import restore as restore_module
 from bot.tables import snapshots
 from bot.tables.table import Table
 from tests.tables.test_service_logic import ALICE, BOB, OfflineTables, ui_for
@@ -183,7 +184,8 @@ async def test_restored_bots_remember_what_they_were_shown(storage: Storage) -> 
 
 async def test_a_move_that_cannot_be_stored_is_undone_from_the_snapshot(storage: Storage,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """After a snapshot, an unsaved move is taken back by rebuilding from the snapshot and the tail."""
+    """After a snapshot, an unsaved move is taken back by reading the game back from the database:
+    the stored snapshot and the moves stored after it."""
     tables = service(storage)
     table = await running(tables)
     await play(tables, table, 70)
@@ -227,29 +229,29 @@ async def test_live_games_reads_every_unfinished_game_with_its_seats_snapshot_an
     await tables.shutdown()
 
 
-async def test_a_move_that_cannot_be_stored_is_undone_from_the_stored_snapshot(storage: Storage) -> None:
-    """After 70 moves (snapshot at 64) the database refuses move 71: the game is read back from the
-    snapshot and moves 65 to 70, so it is exactly as before the refused move, and play goes on."""
+async def test_a_restart_reads_the_stored_tables_a_batch_at_a_time(storage: Storage,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Storage.live_games in batches (after_id, limit) gives the same games as in one read, and a
+    restore with batches of two restores all five tables as they were."""
     tables = service(storage)
-    table = await running(tables)
-    await play(tables, table, 70)
-    before = views(table)
-    real = storage.append_action
-
-    async def refuse(*args: object, **kwargs: object) -> None:
-        raise OSError("disk I/O error")
-
-    storage.append_action = refuse  # type: ignore[method-assign]
-    engine = table.engine
-    assert engine is not None
-    player = next(p for p in engine.players if engine.legal_actions(p))
-    outcome = await tables.submit(table, player, engine.legal_actions(player)[0], 0)
-    assert not outcome.accepted and "could not be saved, so it did not happen" in outcome.reason
-    assert views(table) == before and table.engine is not engine and table.status == "running"
-    storage.append_action = real  # type: ignore[method-assign]
-    await play(tables, table, 3)
-    assert [a.seq for a in await storage.actions(table.id)] == list(range(1, 74))
+    five = [await running(tables, channel_id=c) for c in range(30, 35)]
+    for n, table in enumerate(five):
+        await play(tables, table, 10 + 30 * n, seed=n)
+    before = {t.id: views(t) for t in five}
     await tables.shutdown()
+
+    whole = await storage.live_games("lobby", "running")
+    batches, after = [], 0
+    while batch := await storage.live_games("lobby", "running", after_id=after, limit=2):
+        batches.append(batch)
+        after = batch[-1].game.id
+    assert [len(b) for b in batches] == [2, 2, 1] and [g for b in batches for g in b] == whole
+
+    monkeypatch.setattr(restore_module, "RESTORE_BATCH", 2)
+    again = service(storage)
+    assert await again.restore() == 5
+    assert {t: views(again.tables[t]) for t in before} == before
+    await again.shutdown()
 
 
 async def test_a_table_whose_game_cannot_be_read_back_pauses_until_a_restart(storage: Storage) -> None:
