@@ -43,6 +43,11 @@ def _discord_ms(interaction: discord.Interaction) -> int:
 BOARD_TOKEN_S = 15 * 60
 """Seconds an interaction token lives (Discord's rule): an ephemeral board can be edited that long."""
 
+FOLLOW_S = 0.02
+"""Seconds a redraw of the table message or of the open boards waits after the change that woke
+it, at least: the click that made the change is answered first, instead of its answer waiting
+behind the redraws it caused (``docs/tables.md``, "Live boards")."""
+
 BOARD_NOTE_S = 8
 """Seconds a click's note (a refusal, a race result) stays on a board that is refreshed meanwhile."""
 
@@ -652,9 +657,8 @@ class DiscordTables(TableRestore):
             if (expiry := table.next_note_expiry(now_ms())) is not None:  # a peek to hide again
                 timeout = min(timeout, (expiry - now_ms()) / 1000 + 0.01)
             await wait_event(table.boards_dirty, max(0.02, timeout))
-            wait = last + interval - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
+            # A click's own answer goes out before the boards it changed (FOLLOW_S).
+            await asyncio.sleep(max(last + interval - time.monotonic(), FOLLOW_S))
             table.boards_dirty.clear()
             last = time.monotonic()
             if self._closing:
@@ -735,9 +739,8 @@ class DiscordTables(TableRestore):
             await table.dirty.wait()
             busy = sum(1 for t in self.tables.values() if t.status == "running")
             interval = self.budget.redraw_interval(base, busy)
-            wait = last + interval - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
+            # A click's own answer goes out before the table message it changed (FOLLOW_S).
+            await asyncio.sleep(max(last + interval - time.monotonic(), FOLLOW_S))
             table.dirty.clear()
             last = time.monotonic()
             if self._closing:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+
+import discord
+import pytest
 
 from bot.config import TablesConfig
 from sandbox import FakeDiscord
@@ -113,3 +117,47 @@ async def test_no_board_is_kept_for_a_spectator_or_after_the_seat_goes_to_a_bot(
         await fake.click(world.bob, lobby, "Leave game")
         await fake.wait_for(lambda: bob not in table.boards, timeout=10, what="Bob's board to be dropped")
         assert len(table.boards) <= 1
+
+
+async def test_a_click_is_answered_before_the_redraws_it_causes(fake: FakeDiscord, world: World, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alice's move changes the table message and Bob's open board; neither redraw starts before her
+    answer is sent, so her click never waits behind the work it caused (docs/tables.md, "Live boards")."""
+    steps: list[str] = []
+    answer = discord.InteractionResponse.edit_message
+
+    async def answering(self: discord.InteractionResponse, **kwargs: object) -> object:
+        steps.append("answer starts")
+        try:
+            return await answer(self, **kwargs)
+        finally:
+            steps.append("answer sent")
+
+    monkeypatch.setattr(discord.InteractionResponse, "edit_message", answering)
+    async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=LIVE) as bot:
+        thread, lobby = await open_blitz(fake, world)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        await fake.click(world.bob, lobby, "Open my board")
+        board = (await fake.click(world.alice, lobby, "Open my board")).message
+        await asyncio.sleep(0.6)  # every redraw of the start is done
+        redraw, refresh = bot.tables._redraw, bot.tables._refresh_board
+
+        async def redrawing(*args: object) -> None:
+            steps.append("redraw")
+            await redraw(*args)
+
+        async def refreshing(*args: object) -> object:
+            steps.append("refresh")
+            return await refresh(*args)
+
+        monkeypatch.setattr(bot.tables, "_redraw", redrawing)
+        monkeypatch.setattr(bot.tables, "_refresh_board", refreshing)
+        flip = next(b for b in board.buttons if b.label.startswith("Flip"))
+        steps.clear()
+        version = table.version
+        assert not (await fake.click(world.alice, board, flip.custom_id)).failed
+        assert table.version > version
+        await fake.wait_for(lambda: {"redraw", "refresh"} <= set(steps), timeout=5, what="both redraws")
+        assert steps.index("answer sent") < min(steps.index("redraw"), steps.index("refresh")), steps
