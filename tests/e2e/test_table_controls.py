@@ -145,6 +145,8 @@ async def test_table_end_stops_the_game_and_marks_the_message(fake: FakeDiscord,
     await fake.click(world.alice, lobby, "Start")
     result = await fake.slash(world.alice, thread, "table end")
     assert "was ended" in result.content
+    # The message is marked after the command is answered (docs/tables.md, "Who may do what").
+    await fake.wait_for(lambda: "ended by alice" in fake.message(lobby.id).content, timeout=5, what="the mark")
     message = fake.message(lobby.id)
     assert message.buttons == [] and "ended by alice" in message.content
     assert 1 not in bot.tables.tables
