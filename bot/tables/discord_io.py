@@ -91,11 +91,10 @@ class _FollowUp:
 
 
 class _Token:
-    """What a live board keeps of the interaction that drew it: the interaction's webhook (its
-    application id and its 15-minute token) and the board's message id. Editing a board needs
-    nothing more, so the interaction itself (its payload, the clicked message, the member, the
-    last response discord.py caches on it) is let go: about 10 KB a board (``docs/tables.md``,
-    "Live boards").
+    """What a live board sent by an interaction keeps of it: the interaction's webhook (its
+    application id and its 15-minute token) and the board's message id. Editing that message
+    needs nothing more, so the interaction itself (its payload, the member, the last response
+    discord.py caches on it) is let go: about 10 KB a board (``docs/tables.md``, "Live boards").
     """
 
     __slots__ = ("webhook", "message_id")
@@ -521,7 +520,11 @@ class DiscordTables(TableRestore):
             return
         player = reply.board_of
         message_id = _board_message_id(interaction, reply)
-        handle: Any = interaction if message_id is None else _Token(interaction, message_id)
+        # A board this interaction sent is a message of its own webhook, edited by id through its
+        # token like any follow-up. A board a click updated was sent through an older token, so
+        # it is edited as this interaction's original response, which needs the interaction.
+        sent_here = reply.kind == "send" and message_id is not None
+        handle: Any = _Token(interaction, message_id) if sent_here and message_id is not None else interaction
         board = _Board(handle, now, reply.version, selection, note, now,
                        notes=tuple(table.notes_for(player, now)), message_id=message_id)
         old = table.boards.get(player)

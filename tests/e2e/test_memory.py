@@ -42,17 +42,17 @@ async def test_an_ephemeral_board_leaves_no_view_listening(fake: FakeDiscord, wo
 
 async def test_a_live_board_keeps_its_token_not_the_interaction(fake: FakeDiscord, world: World,
                                                                tmp_path: Path) -> None:
-    """An open board is edited through its interaction's token and message id; the interaction
-    itself (its payload, the clicked message, the member) is not kept, and the board still follows
-    the table."""
+    """A board sent by **Open my board** is edited through that interaction's token and the board's
+    message id; the interaction itself (its payload, the member) is not kept, and the board still
+    follows the table. (A board a click updated is edited as that click's original response.)"""
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
         thread, lobby = await open_two_boards(fake, world)
         table = bot.tables.tables[1]
-        boards = list(table.boards.values())
-        assert len(boards) == 2
-        assert not any(isinstance(b.interaction, discord.Interaction) for b in boards)
         bob = table.seat_of_user(world.bob.id).player_id
+        alice = table.seat_of_user(world.alice.id).player_id
         bob_board = table.boards[bob]
+        assert not isinstance(bob_board.interaction, discord.Interaction)
+        assert isinstance(table.boards[alice].interaction, discord.Interaction), "updated by her Flip click"
         version = table.version
         board = (await fake.click(world.alice, lobby, "Open my board")).message
         flip = next(b for b in board.buttons if b.label.startswith("Flip"))
