@@ -68,6 +68,7 @@ class _Reply:
     sent: discord.WebhookMessage | None = None  # the follow-up it went out as, when the answer was deferred
     version: int = 0  # the table version a board shows
     message_id: int | None = None  # the message a "send" became, when Discord said
+    drawn_ms: float = 0.0  # when (monotonic ms) the board it carries was drawn: the notes it shows are those then
     followup_of: str | None = None  # the player whose board went out as a follow-up (not kept live)
 
 
@@ -495,8 +496,9 @@ class DiscordTables(TableRestore):
             raise TableError("The game has not started yet.")
         if seat is None or seat.is_bot:
             raise TableError("You are not playing at this table; you can watch the table message.")
-        text, view = self.board(table, seat.player_id)
-        return _Reply("send", text, view, ephemeral=True, board_of=seat.player_id, version=table.version)
+        drawn, (text, view) = now_ms(), self.board(table, seat.player_id)
+        return _Reply("send", text, view, ephemeral=True, board_of=seat.player_id, version=table.version,
+                      drawn_ms=drawn)
 
     def _remember_board(self, table: Table, reply: _Reply, interaction: discord.Interaction,
                         selection: str | None = None, note: str = "") -> None:
@@ -509,9 +511,12 @@ class DiscordTables(TableRestore):
         if not self.live_boards or table.status != "running":
             return
         now = now_ms()
+        # The notes the board shows are those of when it was drawn: a peek that ran out while the
+        # answer was on its way is still on the message, so it must still be hidden.
+        drawn = reply.drawn_ms or now
         if reply.followup_of is not None and reply.sent is not None:  # only to hide a peek on it
             shown = _Board(_FollowUp(reply.sent), now, reply.version,
-                           notes=tuple(table.notes_for(reply.followup_of, now)))
+                           notes=tuple(table.notes_for(reply.followup_of, drawn)))
             if self._shows_timed_note(table, reply.followup_of, shown):
                 self._fading.setdefault(table.id, []).append((reply.followup_of, shown))
                 table.boards_dirty.set()
@@ -526,7 +531,7 @@ class DiscordTables(TableRestore):
         sent_here = reply.kind == "send" and message_id is not None
         handle: Any = _Token(interaction, message_id) if sent_here and message_id is not None else interaction
         board = _Board(handle, now, reply.version, selection, note, now,
-                       notes=tuple(table.notes_for(player, now)), message_id=message_id)
+                       notes=tuple(table.notes_for(player, drawn)), message_id=message_id)
         old = table.boards.get(player)
         if (old is not None and _token_of(old) != interaction.token and self._shows_timed_note(table, player, old)
                 and not (isinstance(old, _Board) and old.message_id is not None
@@ -534,6 +539,8 @@ class DiscordTables(TableRestore):
             self._fading.setdefault(table.id, []).append((player, old))
             table.boards_dirty.set()
         table.boards[player] = board
+        if board.notes != tuple(table.notes_for(player, now)):  # a note ran out since: redraw it now
+            table.boards_dirty.set()
 
     @staticmethod
     def _shows_timed_note(table: Table, player: str, board: OpenBoard) -> bool:
@@ -586,13 +593,13 @@ class DiscordTables(TableRestore):
                         outcome = await self._apply(table, player, click.action, _discord_ms(interaction))
                         note = self._outcome_note(table, outcome, click.note)
             if outcome is not None or click is None or click.action is None:
-                text, view = self.board(table, player, note, selection)
+                drawn, (text, view) = now_ms(), self.board(table, player, note, selection)
         if click is not None and click.action is not None and outcome is None:  # contested: the race window
             table.timeouts.pop(player, None)
             outcome = await self.submit(table, player, click.action, _discord_ms(interaction),
                                         on_contest=lambda: self._defer(interaction))
             note = self._outcome_note(table, outcome, click.note)
-            text, view = self.board(table, player, note, selection)
+            drawn, (text, view) = now_ms(), self.board(table, player, note, selection)
         shown = table.version
         try:
             if await deferred(interaction):
@@ -608,7 +615,8 @@ class DiscordTables(TableRestore):
             await answer_error(interaction, "✅ Your move was played. Discord was slow to show it: press "
                                             "**Open my board** (or `/table board`) for a fresh board.")
             return
-        self._remember_board(table, _Reply("edit", board_of=player, version=shown), interaction, selection, note)
+        self._remember_board(table, _Reply("edit", board_of=player, version=shown, drawn_ms=drawn), interaction,
+                             selection, note)
 
     async def on_public(self, interaction: discord.Interaction, table_id: int, token: str) -> None:
         """|coro| A game's own button on the public table message (Ready, End hand, …)."""

@@ -234,6 +234,36 @@ async def test_a_look_is_shown_to_its_player_only_and_hidden_again(fake: FakeDis
             assert not any(face in text for text in texts for face in faces), f"{user.name} never sees it"
 
 
+async def test_a_hand_drawn_during_a_look_and_sent_after_it_is_hidden_at_once(
+        fake: FakeDiscord, world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alice opens her hand again while her opening look is shown, and Discord is slow: the answer
+    leaves after the look's time is up. The hand shows the faces as drawn, so it is hidden as soon
+    as it is kept live, not at the next periodic refresh (docs/tables.md, "Live boards")."""
+    import discord
+
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        thread, lobby = await open_dutch(fake, world, **FAST)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        alice = pid(table, world.alice)
+        faces = [playing_card(c) for c in table.engine.hands[alice][:2]]
+        first = await my_hand(fake, world.alice, lobby)
+        await fake.click(world.alice, first, button(first, "Look at my cards 1 and 2").custom_id)
+        send = discord.InteractionResponse.send_message
+
+        async def slow(self: discord.InteractionResponse, *args: Any, **kwargs: Any) -> Any:
+            await asyncio.sleep(1.2)  # the look (1 s) runs out while the answer is on its way
+            return await send(self, *args, **kwargs)
+
+        monkeypatch.setattr(discord.InteractionResponse, "send_message", slow)
+        late = await my_hand(fake, world.alice, lobby)
+        monkeypatch.undo()
+        assert any(f in late.content for f in faces), "drawn while the look was shown"
+        await fake.wait_for(lambda: not any(f in fake.message(late.id).content for f in faces), timeout=3,
+                            what="the late hand to be hidden at once")
+
+
 async def test_a_look_hides_again_on_every_hand_opened_while_it_was_shown(fake: FakeDiscord, world: World,
                                                                             tmp_path: Path) -> None:
     """Alice opens her hand again (Open my hand, then `/table board`) while a look is shown: after
