@@ -164,8 +164,9 @@ async def test_boards_keep_working_while_bots_play_at_real_pace(fake: FakeDiscor
         for _ in range(3):
             board = (await fake.click(world.alice, lobby, "Open my board")).message
             await asyncio.sleep(1.0)
-            flip = next(b for b in fake.message(board.id).buttons if b.label.startswith("Flip"))
             count = len([a for p, a in (await stored_log(bot, table))["actions"] if p == f"u{world.alice.id}"])
+            # The Flip on the board as it is now: a bot's move may have refreshed it meanwhile.
+            flip = next(b for b in fake.message(board.id).buttons if b.label.startswith("Flip"))
             await fake.click(world.alice, board, flip.custom_id)
             after = len([a for p, a in (await stored_log(bot, table))["actions"] if p == f"u{world.alice.id}"])
             applied += after - count
