@@ -528,8 +528,9 @@ class DiscordTables(TableRestore):
         # A board this interaction sent is a message of its own webhook, edited by id through its
         # token like any follow-up. A board a click updated was sent through an older token, so
         # it is edited as this interaction's original response, which needs the interaction.
-        sent_here = reply.kind == "send" and message_id is not None
-        handle: Any = _Token(interaction, message_id) if sent_here and message_id is not None else interaction
+        handle: Any = interaction
+        if reply.kind == "send" and message_id is not None:
+            handle = _Token(interaction, message_id)
         board = _Board(handle, now, reply.version, selection, note, now,
                        notes=tuple(table.notes_for(player, drawn)), message_id=message_id)
         old = table.boards.get(player)

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot.engine.cards import standard_deck
@@ -205,17 +206,22 @@ async def test_the_earlier_discord_timestamp_wins_a_race_of_aggressive_jump_ins(
         assert "40 ms" not in "\n".join(m.content for m in fake.messages(thread, visible_to=world.carol))
 
 
+async def alice_and_bob_started(fake: FakeDiscord, world: World, bot: Any) -> tuple[Any, Any, Any, list[str]]:
+    """Alice and Bob at a started FAST table: its thread, lobby, table and Alice's first two faces."""
+    thread, lobby = await open_dutch(fake, world, **FAST)
+    await fake.click(world.bob, lobby, "Join")
+    await fake.click(world.alice, lobby, "Start")
+    table = bot.tables.tables[1]
+    faces = [playing_card(c) for c in table.engine.hands[pid(table, world.alice)][:2]]
+    return thread, lobby, table, faces
+
+
 async def test_a_look_is_shown_to_its_player_only_and_hidden_again(fake: FakeDiscord, world: World,
                                                                    tmp_path: Path) -> None:
     """Alice's opening look shows her two cards on her own hand for peek_seconds (1 s), then hides them;
     Bob and a spectator never see them."""
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
-        thread, lobby = await open_dutch(fake, world, **FAST)
-        await fake.click(world.bob, lobby, "Join")
-        await fake.click(world.alice, lobby, "Start")
-        table = bot.tables.tables[1]
-        alice = pid(table, world.alice)
-        faces = [playing_card(c) for c in table.engine.hands[alice][:2]]
+        thread, lobby, table, faces = await alice_and_bob_started(fake, world, bot)
         board = await my_hand(fake, world.alice, lobby)
         assert not any(f"**{face}**" in board.content for face in faces), "a face-down card is not shown, not even"
         answered = await fake.click(world.alice, board, button(board, "Look at my cards 1 and 2").custom_id)
@@ -239,15 +245,8 @@ async def test_a_hand_drawn_during_a_look_and_sent_after_it_is_hidden_at_once(
     """Alice opens her hand again while her opening look is shown, and Discord is slow: the answer
     leaves after the look's time is up. The hand shows the faces as drawn, so it is hidden as soon
     as it is kept live, not at the next periodic refresh (docs/tables.md, "Live boards")."""
-    import discord
-
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
-        thread, lobby = await open_dutch(fake, world, **FAST)
-        await fake.click(world.bob, lobby, "Join")
-        await fake.click(world.alice, lobby, "Start")
-        table = bot.tables.tables[1]
-        alice = pid(table, world.alice)
-        faces = [playing_card(c) for c in table.engine.hands[alice][:2]]
+        thread, lobby, table, faces = await alice_and_bob_started(fake, world, bot)
         first = await my_hand(fake, world.alice, lobby)
         await fake.click(world.alice, first, button(first, "Look at my cards 1 and 2").custom_id)
         send = discord.InteractionResponse.send_message
