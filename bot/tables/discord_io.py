@@ -28,7 +28,7 @@ from bot.tables.race import Outcome
 from bot.tables.restore import TableRestore
 from bot.tables.table import OpenBoard, Table, TableError
 from bot.tables.text import fit_text
-from bot.tables.ui import Click
+from bot.tables.ui import BoardItem, BoardSelect, Click
 
 __all__ = ["DiscordTables", "BOARD_TOKEN_S"]
 
@@ -70,6 +70,7 @@ class _Reply:
     message_id: int | None = None  # the message a "send" became, when Discord said
     drawn_ms: float = 0.0  # when (monotonic ms) the board it carries was drawn: the notes it shows are those then
     followup_of: str | None = None  # the player whose board went out as a follow-up (not kept live)
+    face: _Face | None = None  # what the board it carries shows (a live board's refresh skips an equal face)
 
 
 @dataclass
@@ -111,6 +112,25 @@ class _Token:
 
     async def edit_original_response(self, *, content: str, view: discord.ui.View | None) -> None:
         await self.webhook.edit_message(self.message_id, content=content, view=view)
+
+
+@dataclass(frozen=True)
+class _Face:
+    """What a private board's message shows, apart from the table version in its custom ids.
+
+    Two equal stable faces look and act the same: a refresh from one to the other is not sent
+    (``docs/tables.md``, "Live boards").
+    """
+
+    text: str
+    items: tuple[BoardItem, ...]
+    stable: bool  # every token on it means the same move whatever the table's version
+
+
+def _tokens(items: tuple[BoardItem, ...]) -> list[str]:
+    """Every token of a board's buttons and of its menus' options."""
+    return [token for item in items
+            for token in ([o.token for o in item.options] if isinstance(item, BoardSelect) else [item.token])]
 
 
 def _token_of(board: OpenBoard) -> str | None:
@@ -462,14 +482,25 @@ class DiscordTables(TableRestore):
     def board(self, table: Table, player: str, note: str = "",
               selection: str | None = None) -> tuple[str, discord.ui.View | None]:
         """The private board of *player* (text and view), with an optional *note* on top."""
+        face = self._board_face(table, player, note, selection)
+        return face.text, self._board_view(table, face)
+
+    def _board_face(self, table: Table, player: str, note: str = "", selection: str | None = None) -> _Face:
+        """What *player*'s private board shows now (its text and items), before any Discord view is built."""
         ui = self.uis[table.kind]
         assert table.engine is not None
         if table.engine.is_over:
-            return (fit_text(f"{note}\nThe game is over.".strip()), None)
+            return _Face(fit_text(f"{note}\nThe game is over.".strip()), (), True)
         notes = table.notes_for(player, now_ms())
         board = ui.board(table, player, selection)
         text = fit_text("\n".join(x for x in [note, *notes, board.text] if x))
-        return text, (board_view(table.id, table.version, board.buttons) if board.buttons else None)
+        items = tuple(board.buttons)
+        return _Face(text, items, all(ui.token_is_stable(token) for token in _tokens(items)))
+
+    @staticmethod
+    def _board_view(table: Table, face: _Face) -> discord.ui.View | None:
+        """The Discord view of a board *face*, its custom ids carrying the table's current version."""
+        return board_view(table.id, table.version, face.items) if face.items else None
 
     async def open_board(self, interaction: discord.Interaction) -> None:
         """|coro| ``/table board``: the caller's private board at this thread's table, ephemeral.
@@ -496,9 +527,9 @@ class DiscordTables(TableRestore):
             raise TableError("The game has not started yet.")
         if seat is None or seat.is_bot:
             raise TableError("You are not playing at this table; you can watch the table message.")
-        drawn, (text, view) = now_ms(), self.board(table, seat.player_id)
-        return _Reply("send", text, view, ephemeral=True, board_of=seat.player_id, version=table.version,
-                      drawn_ms=drawn)
+        drawn, face = now_ms(), self._board_face(table, seat.player_id)
+        return _Reply("send", face.text, self._board_view(table, face), ephemeral=True, board_of=seat.player_id,
+                      version=table.version, drawn_ms=drawn, face=face)
 
     def _remember_board(self, table: Table, reply: _Reply, interaction: discord.Interaction,
                         selection: str | None = None, note: str = "") -> None:
@@ -532,7 +563,7 @@ class DiscordTables(TableRestore):
         if reply.kind == "send" and message_id is not None:
             handle = _Token(interaction, message_id)
         board = _Board(handle, now, reply.version, selection, note, now,
-                       notes=tuple(table.notes_for(player, drawn)), message_id=message_id)
+                       notes=tuple(table.notes_for(player, drawn)), face=reply.face, message_id=message_id)
         old = table.boards.get(player)
         if (old is not None and _token_of(old) != interaction.token and self._shows_timed_note(table, player, old)
                 and not (isinstance(old, _Board) and old.message_id is not None
@@ -594,14 +625,16 @@ class DiscordTables(TableRestore):
                         outcome = await self._apply(table, player, click.action, _discord_ms(interaction))
                         note = self._outcome_note(table, outcome, click.note)
             if outcome is not None or click is None or click.action is None:
-                drawn, (text, view) = now_ms(), self.board(table, player, note, selection)
+                drawn, face = now_ms(), self._board_face(table, player, note, selection)
+                view = self._board_view(table, face)
         if click is not None and click.action is not None and outcome is None:  # contested: the race window
             table.timeouts.pop(player, None)
             outcome = await self.submit(table, player, click.action, _discord_ms(interaction),
                                         on_contest=lambda: self._defer(interaction))
             note = self._outcome_note(table, outcome, click.note)
-            drawn, (text, view) = now_ms(), self.board(table, player, note, selection)
-        shown = table.version
+            drawn, face = now_ms(), self._board_face(table, player, note, selection)
+            view = self._board_view(table, face)
+        shown, text = table.version, face.text
         try:
             if await deferred(interaction):
                 await interaction.edit_original_response(content=text, view=view)
@@ -616,8 +649,8 @@ class DiscordTables(TableRestore):
             await answer_error(interaction, "✅ Your move was played. Discord was slow to show it: press "
                                             "**Open my board** (or `/table board`) for a fresh board.")
             return
-        self._remember_board(table, _Reply("edit", board_of=player, version=shown, drawn_ms=drawn), interaction,
-                             selection, note)
+        self._remember_board(table, _Reply("edit", board_of=player, version=shown, drawn_ms=drawn, face=face),
+                             interaction, selection, note)
 
     async def on_public(self, interaction: discord.Interaction, table_id: int, token: str) -> None:
         """|coro| A game's own button on the public table message (Ready, End hand, …)."""
@@ -722,15 +755,18 @@ class DiscordTables(TableRestore):
             note = "\n".join(x for x in [note, "⌛ This board stops updating in a few minutes: press **Open my "
                                              "board** for a fresh one."] if x)
         version = table.version
-        text, view = self.board(table, player, note, board.selection)
+        face = self._board_face(table, player, note, board.selection)
+        if face.stable and face == board.face:  # the table moved on, but not on this board: nothing to send
+            board.version, board.warned, board.notes = version, expiring, notes
+            return True
         try:
-            await board.interaction.edit_original_response(content=text, view=view)
+            await board.interaction.edit_original_response(content=face.text, view=self._board_view(table, face))
         except discord.HTTPException as exc:  # dismissed (10008) or the token ran out (50027): forget it
             log.info("table %s: the board of %s can no longer be edited (%s)", table.id, player, exc.code)
             if table.boards.get(player) is board:
                 table.boards.pop(player, None)
             return False
-        board.version, board.warned, board.notes = version, expiring, notes
+        board.version, board.warned, board.notes, board.face = version, expiring, notes, face
         if last and table.boards.get(player) is board:
             table.boards.pop(player, None)
         if board.version != table.version:

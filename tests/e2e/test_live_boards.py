@@ -123,7 +123,7 @@ async def test_no_board_is_kept_for_a_spectator_or_after_the_seat_goes_to_a_bot(
 
 async def test_a_click_is_answered_before_the_redraws_it_causes(fake: FakeDiscord, world: World, tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    """Alice's move changes the table message and Bob's open board; neither redraw starts before her
+    """Alice's move changes the table message and wakes the refresh of Bob's open board; neither starts before her
     answer is sent, so her click never waits behind the work it caused (docs/tables.md, "Live boards")."""
     steps: list[str] = []
     answer = discord.InteractionResponse.edit_message
@@ -163,3 +163,39 @@ async def test_a_click_is_answered_before_the_redraws_it_causes(fake: FakeDiscor
         assert table.version > version
         await fake.wait_for(lambda: {"redraw", "refresh"} <= set(steps), timeout=5, what="both redraws")
         assert steps.index("answer sent") < min(steps.index("redraw"), steps.index("refresh")), steps
+
+
+async def test_a_move_that_leaves_a_board_as_it_was_sends_it_no_edit(fake: FakeDiscord, world: World,
+                                                                     tmp_path: Path) -> None:
+    """Alice's Flips move the table on but change nothing Bob's board shows (his cards, the Dutch
+    piles): his board is not edited, and its buttons, drawn at an older version, still play
+    (docs/tables.md, "Live boards")."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=LIVE) as bot:
+        thread, lobby = await open_blitz(fake, world)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        alice, bob = (seat.player_id for seat in table.seats)
+        bobs = (await fake.click(world.bob, lobby, "Open my board")).message
+        alices = (await fake.click(world.alice, lobby, "Open my board")).message
+        await asyncio.sleep(0.6)  # every refresh of the start is done
+        bob_edits, drawn_at = len(fake.edits(via="interaction", message=bobs.id)), table.version
+        for _ in range(3):
+            board = fake.message(alices.id)
+            flip = next(b for b in board.buttons if b.label.startswith("Flip"))
+            assert not (await fake.click(world.alice, board, flip.custom_id)).failed
+        assert table.version >= drawn_at + 3
+        await fake.wait_for(lambda: table.boards[bob].version == table.version, timeout=5,
+                            what="a refresh pass over Bob's board")
+        await fake.wait_for(lambda: table.boards[alice].version == table.version, timeout=5,
+                            what="Alice's own board to be current")
+        assert len(fake.edits(via="interaction", message=bobs.id)) == bob_edits, "nothing changed on Bob's board"
+
+        before = table.engine.view(bob)["seats"][1]
+        board = fake.message(bobs.id)
+        flip = next(b for b in board.buttons if b.label.startswith("Flip"))
+        assert f":v{table.version}:" not in flip.custom_id, "the button was drawn at an older version"
+        answer = await fake.click(world.bob, board, flip.custom_id)
+        assert not answer.failed and "moved on" not in answer.message.content
+        after = table.engine.view(bob)["seats"][1]
+        assert (after["hand_count"], after["wood_count"]) != (before["hand_count"], before["wood_count"])
