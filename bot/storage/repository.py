@@ -20,6 +20,15 @@ __all__ = ["Storage", "GameRow", "SeatRow", "ActionRow", "SnapshotRow", "LiveGam
 
 GAME_STATUSES = ("lobby", "running", "finished", "cancelled")
 
+_ROWS_PER_INSERT = 500
+"""Actions written by one statement at most (6 values each, well within SQLite's 32,766 variables)."""
+
+
+def _insert_actions_sql(rows: int) -> str:
+    """The statement that inserts *rows* actions (6 values each)."""
+    return ("INSERT INTO actions (game_id, seq, player_id, action, discord_ts_ms, received_at_ms) VALUES "
+            + ", ".join(["(?, ?, ?, ?, ?, ?)"] * rows))
+
 
 def _now_ms() -> int:
     return int(time.time() * 1000)
@@ -109,11 +118,19 @@ class Storage:
         An open aiosqlite connection.
     clock:
         Returns the current Unix time in milliseconds (tests pass a fake).
+    log_db:
+        A second connection to the same file in autocommit mode (``isolation_level=None``), for
+        the action log only, or ``None`` (an in-memory database, which has no second connection).
+        With it a group of actions is one ``INSERT`` statement that commits by itself: one trip
+        to the database thread instead of two (the statement, then the commit) on every click's
+        path (``docs/design.md`` §3).
     """
 
-    def __init__(self, db: aiosqlite.Connection, clock: Callable[[], int] = _now_ms) -> None:
+    def __init__(self, db: aiosqlite.Connection, clock: Callable[[], int] = _now_ms, *,
+                 log_db: aiosqlite.Connection | None = None) -> None:
         self.db = db
         self.clock = clock
+        self.log_db = log_db
         self.writing = asyncio.Lock()
         """Held by every write from its first statement to its commit: one connection serves every
         table at once, and two writes interleaved on it would commit each other's halves (and
@@ -135,6 +152,7 @@ class Storage:
             The file cannot be opened or migrated.
         """
         db = await aiosqlite.connect(str(path))
+        log_db: aiosqlite.Connection | None = None
         try:
             await db.execute("PRAGMA journal_mode=WAL")
             await db.execute("PRAGMA foreign_keys=ON")
@@ -142,10 +160,16 @@ class Storage:
             db.row_factory = aiosqlite.Row
             if run_migrations:
                 await migrate(db)
+            if str(path) != ":memory:":
+                log_db = await aiosqlite.connect(str(path), isolation_level=None)
+                await log_db.execute("PRAGMA foreign_keys=ON")
+                await log_db.execute("PRAGMA synchronous=FULL")
         except BaseException:
+            if log_db is not None:
+                await log_db.close()
             await db.close()
             raise
-        return cls(db, clock)
+        return cls(db, clock, log_db=log_db)
 
     @classmethod
     def open(cls, path: str | Path, **kwargs: Any) -> _Opener:
@@ -156,6 +180,8 @@ class Storage:
         """|coro| Commit the actions still queued, then close the connection."""
         if self._flusher is not None:
             await asyncio.gather(self._flusher, return_exceptions=True)
+        if self.log_db is not None:
+            await self.log_db.close()
         await self.db.close()
 
     async def migrate(self) -> int:
@@ -279,6 +305,54 @@ class Storage:
 
     # ------------------------------------------------------------------ the action log
 
+    async def _insert_actions(self, rows: list[tuple[Any, ...]]) -> list[BaseException | None]:
+        """Write *rows* through the autocommit connection: one statement a chunk, each its own
+        transaction; a chunk that fails is written again row by row, so one bad row fails only
+        itself. Returns, per row, ``None`` or the error that kept it out.
+        """
+        assert self.log_db is not None
+        results: list[BaseException | None] = []
+        for start in range(0, len(rows), _ROWS_PER_INSERT):
+            chunk = rows[start:start + _ROWS_PER_INSERT]
+            try:
+                await self.log_db.execute(_insert_actions_sql(len(chunk)), [v for row in chunk for v in row])
+                results += [None] * len(chunk)
+            except Exception as exc:  # the statement is undone whole: one by one
+                if len(chunk) == 1:
+                    results.append(exc)
+                    continue
+                for row in chunk:
+                    try:
+                        await self.log_db.execute(_insert_actions_sql(1), row)
+                        results.append(None)
+                    except Exception as one:
+                        results.append(one)
+        return results
+
+    async def _insert_actions_and_commit(self, rows: list[tuple[Any, ...]]) -> list[BaseException | None]:
+        """Write *rows* through the main connection (an in-memory database): one transaction, or
+        row by row when it fails. Returns, per row, ``None`` or the error that kept it out.
+        """
+        insert = _insert_actions_sql(1)
+        try:
+            await self.db.executemany(insert, rows)
+            await self.db.commit()
+            return [None] * len(rows)
+        except Exception as exc:  # one bad row must not sink the others: one by one
+            await self.db.rollback()
+            if len(rows) == 1:
+                return [exc]
+        results: list[BaseException | None] = []
+        for row in rows:
+            try:
+                await self.db.execute(insert, row)
+                await self.db.commit()
+                results.append(None)
+            except Exception as one:
+                await self.db.rollback()
+                results.append(one)
+        return results
+
     async def append_action(self, game_id: int, seq: int, player_id: str, action: dict[str, Any], *,
                             discord_ts_ms: int | None = None) -> ActionRow:
         """|coro| Append an accepted action and commit before returning.
@@ -312,29 +386,12 @@ class Storage:
 
     async def _flush_actions(self) -> None:
         """Commit the queued actions, a group per transaction, until none are left."""
-        insert = ("INSERT INTO actions (game_id, seq, player_id, action, discord_ts_ms, received_at_ms)"
-                  " VALUES (?, ?, ?, ?, ?, ?)")
         while self._queued_actions:
             async with self.writing:
                 group, self._queued_actions = self._queued_actions, []
-                try:
-                    await self.db.executemany(insert, [row for row, _ in group])
-                    await self.db.commit()
-                    results: list[BaseException | None] = [None] * len(group)
-                except Exception as exc:  # one bad row must not sink the others: one by one
-                    await self.db.rollback()
-                    if len(group) == 1:
-                        results = [exc]
-                    else:
-                        results = []
-                        for row, _ in group:
-                            try:
-                                await self.db.execute(insert, row)
-                                await self.db.commit()
-                                results.append(None)
-                            except Exception as one:
-                                await self.db.rollback()
-                                results.append(one)
+                rows = [row for row, _ in group]
+                results = await (self._insert_actions(rows) if self.log_db is not None
+                                 else self._insert_actions_and_commit(rows))
             for (_, done), error in zip(group, results, strict=True):
                 if done.done():  # its caller gave up (cancelled); the row stands or fell all the same
                     continue
