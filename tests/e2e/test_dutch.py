@@ -264,10 +264,12 @@ async def test_a_hand_drawn_during_a_look_and_sent_after_it_is_hidden_at_once(
 
 
 async def test_a_look_hides_again_on_every_hand_opened_while_it_was_shown(fake: FakeDiscord, world: World,
-                                                                            tmp_path: Path) -> None:
+                                                                            tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """Alice opens her hand again (Open my hand, then `/table board`) while a look is shown: after
     peek_seconds no message of hers shows the face, not even the hands she replaced — the opening
     look and a Jack's look alike (docs/tables.md, "Live boards"; docs/rules/dutch.md §2, §6)."""
+    deal_seed(monkeypatch, 1)  # the opening look's faces are none of the cards staged below, which Bob may see
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
         thread, lobby = await open_dutch(fake, world, **{**FAST, "peek_seconds": 2})
         await fake.click(world.bob, lobby, "Join")
@@ -275,6 +277,8 @@ async def test_a_look_hides_again_on_every_hand_opened_while_it_was_shown(fake: 
         table = bot.tables.tables[1]
         alice, bob = pid(table, world.alice), pid(table, world.bob)
         faces = [playing_card(c) for c in table.engine.hands[alice][:2]]
+        staged = ["5S", "2S", "3S", "4S", "7H", "2H", "3H", "4H", "9C", "JS"]
+        assert not set(faces) & {playing_card(c) for c in staged}, "the seed must deal other cards to Alice"
         first = await my_hand(fake, world.alice, lobby)
         await fake.click(world.alice, first, button(first, "Look at my cards 1 and 2").custom_id)
         again = await my_hand(fake, world.alice, lobby)
