@@ -12,7 +12,7 @@ its class; the first entry is that game's default bot.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from random import Random
 from typing import Any, ClassVar
 
@@ -74,8 +74,8 @@ class Bot:
     pacing:
         Its reaction-time distribution; ``None`` takes :attr:`default_pacing`.
 
-    Subclasses implement :meth:`choose` and may override :meth:`observe` and
-    :meth:`chooses_nothing`.
+    Subclasses implement :meth:`choose` and may override :meth:`observe`, :meth:`chooses_nothing`
+    and :meth:`choose_lazily`.
     """
 
     name: ClassVar[str] = "bot"
@@ -101,9 +101,23 @@ class Bot:
         A bot answers ``True`` only when it is sure from *legal* alone, and answering neither draws
         from its RNG nor changes its memory; a caller may then skip the view and :meth:`choose`
         (the simulator does, for the seats a game asks after every move while they have nothing
-        to do). The default, ``False``, always asks. *legal* is never empty when this is called.
+        to do, through the default :meth:`choose_lazily`). The default, ``False``, always asks. *legal*
+        is never empty when this is called.
         """
         return False
+
+    def choose_lazily(self, legal: Sequence[Action], view: Callable[[], dict[str, Any]]) -> Action | None:
+        """What :meth:`choose` returns for *legal* and the view ``view()``, asking for the view only
+        when the choice depends on it.
+
+        *view* returns this seat's :meth:`Engine.view <bot.engine.core.Engine.view>` (the same dict
+        :meth:`choose` would be given); a bot overrides this when *legal* alone often decides, so that
+        a caller spares the engine the view (the simulator asks every choice through here). The answer,
+        the draws from the bot's RNG and the changes to its memory must be exactly :meth:`choose`'s.
+        The default answers ``None`` when :meth:`chooses_nothing` says so, and otherwise asks for the
+        view and calls :meth:`choose`. *legal* is never empty when this is called.
+        """
+        return None if self.chooses_nothing(legal) else self.choose(view(), legal)
 
     def observe(self, events: Sequence[Event]) -> None:
         """Called with every event this seat may see, in order (for memory bots).

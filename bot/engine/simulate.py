@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter
+from functools import partial
 from random import Random
 from typing import Any
 
@@ -24,9 +24,6 @@ from bot.engine.bots import Bot, Pacing
 from bot.engine.core import Action, Engine, Event, IllegalAction
 
 __all__ = ["GameRecord", "Match", "head_to_head", "play_game", "summarize"]
-
-_DUE = itemgetter(0)
-"""The due time of a plan ``(due, action)``."""
 
 
 @dataclass
@@ -93,7 +90,8 @@ def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
             for i, (p, cls) in enumerate(zip(players, bot_classes, strict=True))}
     tiebreak = Random(seed ^ 0x5EED)
     record = GameRecord(engine)
-    plans: dict[str, tuple[int, Action]] = {}
+    plans: dict[str, Action] = {}  # player to the move their bot is about to make
+    due: dict[str, int] = {}  # player to the time (ms) that move comes due, for the same players
     clock = 0
     idle_rounds = 0
 
@@ -104,16 +102,24 @@ def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
                 break
         else:
             if events:
-                for bot in bots.values():
-                    bot.observe(events)
+                for observe in observers:
+                    observe(events)
             return
+        # Some are private: a seat in no audience sees the public ones (one list for all such seats).
+        audiences = {p for e in events if e.audience is not None for p in e.audience}
+        public = [e for e in events if e.audience is None]
         for player, bot in bots.items():
-            visible = [e for e in events if e.audience is None or player in e.audience]  # e.visible_to(player)
+            if player in audiences:
+                visible = [e for e in events if e.audience is None or player in e.audience]  # e.visible_to(player)
+            else:
+                visible = public
             if visible:
                 bot.observe(visible)
 
+    observers = [bot.observe for bot in bots.values()]
     deliver(engine.setup_events)  # the deal's events, as the table hands them over
-    legal_actions, view, apply, can_act = engine.legal_actions, engine.view, engine.apply, engine.can_act
+    legal_actions, apply, can_act = engine.legal_actions, engine.apply, engine.can_act
+    views = {p: partial(engine.view, p) for p in players}  # each seat's view, asked only if its bot needs it
     while not engine.is_over:
         if record.actions > engine_cls.max_actions:
             record.stopped = f"no end after {record.actions} actions"
@@ -125,11 +131,10 @@ def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
             if not legal:
                 continue
             bot = bots[player]
-            if bot.chooses_nothing(legal):
-                continue
-            choice = bot.choose(view(player), legal)
+            choice = bot.choose_lazily(legal, views[player])
             if choice is not None:
-                plans[player] = (clock + bot.delay_ms(), choice)
+                plans[player] = choice
+                due[player] = clock + bot.delay_ms()
         if not plans:
             # Nobody wants to move: the table's turn timer would fire for the first who can act.
             idle_rounds += 1
@@ -142,18 +147,19 @@ def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
             if action is None:
                 record.stopped = f"{player} has no timeout action"
                 break
-            plans[player] = (clock + bots[player].delay_ms(), action)
+            plans[player] = action
+            due[player] = clock + bots[player].delay_ms()
             continue
         idle_rounds = 0
-        if len(plans) == 1:
-            player = next(iter(plans))
-            soonest = plans[player][0]
+        if len(due) == 1:
+            player, soonest = next(iter(due.items()))
         else:
-            soonest = min(plans.values(), key=_DUE)[0]
-            tied = [p for p, (due, _) in plans.items() if due == soonest]
+            soonest = min(due.values())
+            tied = [p for p, when in due.items() if when == soonest]
             player = tied[0] if len(tied) == 1 else tiebreak.choice(sorted(tied))
         clock = soonest
-        _, action = plans.pop(player)
+        del due[player]
+        action = plans.pop(player)
         try:
             events = apply(player, action)
         except IllegalAction:
@@ -166,7 +172,7 @@ def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
         # longer fit, except that a player who may no longer act at all drops theirs.
         for other in list(plans):
             if not can_act(other):
-                del plans[other]
+                del plans[other], due[other]
     record.sim_ms = clock
     if figures is not None:
         record.figures = dict(figures(engine, record.events))

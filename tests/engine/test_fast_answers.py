@@ -6,13 +6,16 @@
 * :meth:`Bot.chooses_nothing <bot.engine.bots.Bot.chooses_nothing>` answers ``True`` only when
   :meth:`~bot.engine.bots.Bot.choose` returns ``None`` for that view and those actions, without
   drawing from the bot's RNG or changing its memory.
+* :meth:`Bot.choose_lazily <bot.engine.bots.Bot.choose_lazily>` (what the simulator asks) gives the
+  same action as :meth:`~bot.engine.bots.Bot.choose` with the view, and leaves the bot's RNG and
+  memory as :meth:`~bot.engine.bots.Bot.choose` does, whether it asked for the view or not.
 """
 
 from __future__ import annotations
 
 import copy
 import pickle
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -146,3 +149,61 @@ def test_the_dutch_bots_skip_most_asks_out_of_turn() -> None:
     checked = _checking_bot(module.BOTS["perfect"])
     play_game(_handing_engine(REGISTRY["dutch"], checked), ["a", "b", "c", "d"], seed=1, bot_classes=[checked] * 4)
     assert checked.proved > 100  # type: ignore[attr-defined]
+
+
+def _lazy_checking_bot(bot_cls: type[Bot]) -> type[Bot]:
+    """*bot_cls*, proving each answer of :meth:`~bot.engine.bots.Bot.choose_lazily` against
+    :meth:`~bot.engine.bots.Bot.choose` on a copy of itself; it counts the answers given without the view.
+    """
+
+    class Checked(bot_cls):  # type: ignore[misc,valid-type]
+        engine: Engine | None = None
+        blind = 0
+
+        def choose_lazily(self, legal: Sequence[Action], view: Callable[[], dict[str, Any]]) -> Action | None:
+            assert self.engine is not None
+            twin = copy.deepcopy(self)
+            twin.__class__ = bot_cls  # the plain bot (its choose may ask its own choose_lazily)
+            asked: list[bool] = []
+
+            def counted() -> dict[str, Any]:
+                asked.append(True)
+                return view()
+
+            choice = super().choose_lazily(legal, counted)
+            expected = twin.choose(self.engine.view(self.player), legal)
+            assert choice == expected, f"{bot_cls.__name__}: choose_lazily chose {choice}, choose {expected}"
+            assert pickle.dumps(self.__dict__) == pickle.dumps(twin.__dict__), (
+                f"{bot_cls.__name__}: choose_lazily left its RNG or memory unlike choose")
+            if not asked:
+                type(self).blind += 1
+            return choice
+
+    return Checked
+
+
+@pytest.mark.parametrize(("kind", "options"), BOT_GAMES)
+def test_choose_lazily_chooses_as_choose_does(kind: str, options: dict[str, Any] | None) -> None:
+    """Each answer is proved against ``choose`` with the view on a copy of the bot, in seeded games; the
+    games stay the same as with the plain bots.
+    """
+    module = game_module(kind)
+    engine_cls = REGISTRY[kind]
+    seats = min(4, engine_cls.max_players)
+    players = [f"p{i}" for i in range(seats)]
+    for name, bot_cls in module.BOTS.items():
+        checked = _lazy_checking_bot(bot_cls)
+        recorded = _handing_engine(engine_cls, checked)
+        for seed in SEEDS:
+            record = play_game(recorded, players, seed=seed, bot_classes=[checked] * seats, options=options)
+            plain = play_game(engine_cls, players, seed=seed, bot_classes=[bot_cls] * seats, options=options)
+            assert record.engine.log()["actions"] == plain.engine.log()["actions"], f"{kind}/{name} seed {seed}"
+
+
+def test_the_dutch_blitz_bots_choose_most_moves_without_the_view() -> None:
+    """The greedy Dutch Blitz bot makes most of its choices from its legal actions alone (the point of the hook)."""
+    module = game_module("dutch-blitz")
+    checked = _lazy_checking_bot(module.BOTS["greedy"])
+    play_game(_handing_engine(REGISTRY["dutch-blitz"], checked), ["a", "b", "c", "d"], seed=1,
+              bot_classes=[checked] * 4)
+    assert checked.blind > 500  # type: ignore[attr-defined]

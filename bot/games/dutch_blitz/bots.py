@@ -11,7 +11,7 @@ over several times since any card last went onto a Dutch pile sends ``end_hand``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from random import Random
 from typing import Any, ClassVar
 
@@ -25,6 +25,8 @@ __all__ = ["DutchBlitzBot", "GreedyBot", "EasyBot", "RandomBot", "BOTS"]
 _SOURCE_RANK = {"blitz": 0, "wood": 2}
 _END: Action = {"type": "end_hand"}
 _SHIFT: Action = {"type": "shift"}
+_BETWEEN_HANDS = frozenset({"ready", "next_hand"})
+"""The action types legal only between hands, and always there between hands (§11)."""
 
 
 def _source_rank(source: str) -> int:
@@ -66,9 +68,18 @@ class DutchBlitzBot(Bot):
 
     def chooses_nothing(self, legal: Sequence[Action]) -> bool:
         """Whether *legal* is only the host's ``next_hand``: a bot that is ready waits for the others (§11)."""
-        return len(legal) == 1 and legal[0]["type"] == "next_hand"
+        return _only_next_hand(legal)
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action | None:
+        """Pick a move (see the class); ``ready`` between hands. The choice is :meth:`choose_lazily`'s."""
+        return self.choose_lazily(legal, lambda: view)
+
+    def choose_lazily(self, legal: Sequence[Action], view: Callable[[], dict[str, Any]]) -> Action | None:
+        """The choice of :meth:`choose` (each bot its own), reading ``view()`` only when it needs it."""
+        raise NotImplementedError
 
     def _between_hands(self, legal: Sequence[Action]) -> Action | None:
+        """``ready`` when it is legal (§11); only called between hands."""
         return {"type": "ready"} if {"type": "ready"} in legal else None
 
     def _stuck_moves(self, legal: Sequence[Action]) -> Action | None:
@@ -101,21 +112,24 @@ class GreedyBot(DutchBlitzBot):
     name = "greedy"
     default_pacing = Pacing(median_ms=800.0, spread=0.35, minimum_ms=250.0, maximum_ms=4000.0)
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action | None:
-        """Pick the best move by the order above; ``ready`` between hands."""
-        if view["phase"] != "play":
-            return self._between_hands(legal)
-        me = view["seats"][view["me"]]
-        posts = me["posts"]
+    def choose_lazily(self, legal: Sequence[Action], view: Callable[[], dict[str, Any]]) -> Action | None:
+        """Pick the best move by the order above; ``ready`` between hands.
+
+        The view is asked only when the legal actions leave the choice open: for the phase when
+        ``ready`` or ``next_hand`` is legal (only between hands, §11; not for ``next_hand`` alone, see
+        :meth:`chooses_nothing`), for the sizes of the Post piles
+        when a Post card could go to the centre from two piles or onto another Post pile, and for the
+        Blitz and Wood tops when a Wood card could go on a Post pile. Most choices (a flip, a Blitz
+        card played) need none of it.
+        """
         # One pass over the legal actions (a bot chooses after nearly every move), keeping the first
-        # action of each kind in the order above; the Dutch-pile play is the first with the least
-        # (source rank, "from a Post pile of more than one card") -- what min() picks. The same pass
-        # notes which of flip, shift and end_hand are there (an action equal to {"type": ...} alone)
-        # for the stuck moves.
-        best: Action | None = None
-        best_key: tuple[int, bool] = (0, False)
-        from_blitz = stack = from_single = from_wood = None
-        flip = shift = False
+        # action of each kind in the order above, and every Dutch-pile play from a Post pile (their
+        # order depends on the piles' sizes). The same pass notes which of flip, shift and end_hand are
+        # there (an action equal to {"type": ...} alone) for the stuck moves.
+        from_blitz_dutch = from_wood_dutch = from_blitz = stack = from_wood = None
+        from_posts: list[Action] = []  # Dutch-pile plays from Post piles
+        builds: list[Action] = []  # post moves from Post piles
+        flip = shift = between = False
         ends = 0
         for action in legal:
             kind = action["type"]
@@ -130,10 +144,14 @@ class GreedyBot(DutchBlitzBot):
                     shift = True
             elif kind == "dutch":
                 source = action["from"]
-                # A single-card Post pile played out is refilled from the Blitz pile: prefer it.
-                key = (_source_rank(source), source.startswith("post:") and len(posts[int(source[5:])]) > 1)
-                if best is None or key < best_key:
-                    best, best_key = action, key
+                if source == "blitz":
+                    if from_blitz_dutch is None:
+                        from_blitz_dutch = action
+                elif source == "wood":
+                    if from_wood_dutch is None:
+                        from_wood_dutch = action
+                else:
+                    from_posts.append(action)
             elif kind == "post":
                 source = action["from"]
                 if source == "blitz":
@@ -142,23 +160,46 @@ class GreedyBot(DutchBlitzBot):
                 elif source == "wood":
                     if from_wood is None:
                         from_wood = action
-                elif from_single is None and source.startswith("post:") and len(posts[int(source[5:])]) == 1:
-                    from_single = action
-            elif kind == "stack" and stack is None:
-                stack = action
-        if best is not None:
-            return best
+                else:
+                    builds.append(action)
+            elif kind == "stack":
+                if stack is None:
+                    stack = action
+            elif kind in _BETWEEN_HANDS:
+                between = True
+        if between:
+            if _only_next_hand(legal):  # chooses_nothing(legal)
+                return None
+            if view()["phase"] != "play":
+                return self._between_hands(legal)
+        if from_blitz_dutch is not None:
+            return from_blitz_dutch
+        if from_posts:
+            # A single-card Post pile played out is refilled from the Blitz pile: prefer it.
+            if len(from_posts) > 1 and any(a["from"] != from_posts[0]["from"] for a in from_posts):
+                posts = _me(view)["posts"]
+                for action in from_posts:
+                    if len(posts[int(action["from"][5:])]) == 1:
+                        return action
+            return from_posts[0]
+        if from_wood_dutch is not None:
+            return from_wood_dutch
         if from_blitz is not None:
             return from_blitz
         if stack is not None:
             return stack
-        if from_single is not None:
-            return from_single
-        blitz_top = me["blitz_top"]
-        wood_top = me["wood_top"]
-        if (blitz_top and wood_top and from_wood is not None and blitz_top["value"] == wood_top["value"] - 1
-                and _is_boy(blitz_top) != _is_boy(wood_top)):
-            return from_wood
+        if builds:
+            posts = _me(view)["posts"]
+            for action in builds:
+                source = action["from"]
+                if source.startswith("post:") and len(posts[int(source[5:])]) == 1:
+                    return action
+        if from_wood is not None:
+            me = _me(view)
+            blitz_top, wood_top = me["blitz_top"], me["wood_top"]
+            if (blitz_top and wood_top and blitz_top["value"] == wood_top["value"] - 1
+                    and _is_boy(blitz_top) != _is_boy(wood_top)):
+                return from_wood
         # _stuck_moves(legal), from what the pass noted.
         if ends and (self.turnovers_since_dutch >= self.stuck_turnovers or ends == len(legal)):
             return {"type": "end_hand"}
@@ -193,10 +234,16 @@ class EasyBot(DutchBlitzBot):
     overlook: ClassVar[float] = 0.1
     stuck_turnovers = 4
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action | None:
-        """Pick a move as described above; ``ready`` between hands."""
-        if view["phase"] != "play":
-            return self._between_hands(legal)
+    def choose_lazily(self, legal: Sequence[Action], view: Callable[[], dict[str, Any]]) -> Action | None:
+        """Pick a move as described above; ``ready`` between hands. The view is asked only for the
+        phase, when ``ready`` or ``next_hand`` is legal (only between hands, §11) and
+        :meth:`chooses_nothing` does not already say the bot waits.
+        """
+        if any(a["type"] in _BETWEEN_HANDS for a in legal):
+            if _only_next_hand(legal):  # chooses_nothing(legal)
+                return None
+            if view()["phase"] != "play":
+                return self._between_hands(legal)
         dutch = [a for a in legal if a["type"] == "dutch"
                  and (a["from"] == "blitz" or self.rng.random() >= self.overlook)]
         if dutch:
@@ -216,6 +263,18 @@ class RandomBot(BaseRandomBot):
     """Random play, the floor of the strength table: any legal move but the host's (§11, §8)."""
 
     avoid = DutchBlitz.table_actions
+
+
+def _only_next_hand(legal: Sequence[Action]) -> bool:
+    """Whether *legal* is only ``next_hand`` (a ready bot between hands, which waits: §11)."""
+    return len(legal) == 1 and legal[0]["type"] == "next_hand"
+
+
+def _me(view: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """The seat's own part (``seats[me]``) of the view *view* returns."""
+    whole = view()
+    seat: dict[str, Any] = whole["seats"][whole["me"]]
+    return seat
 
 
 def _is_boy(card: dict[str, Any]) -> bool:

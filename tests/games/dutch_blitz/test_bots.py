@@ -140,3 +140,81 @@ def test_figures_count_hands_blitzes_and_who_blitzed():
     assert (numbers["hands"], numbers["blitzes"], numbers["stuck_ends"]) == (1, 1, 0)
     assert (numbers["blitzes_seat0"], numbers["blitzes_seat1"]) == (0, 1)
     assert numbers["dutch_cards_per_hand"] == 1
+
+
+def _greedy_reference(bot, view, legal):
+    """Greedy's order of preference (GreedyBot's docstring) read straight from the whole view: the
+    reference its choose_lazily, which asks for the view only when the legal actions leave the choice
+    open, must agree with. Changes the bot's memory as the bot does (the one shift).
+    """
+    if view["phase"] != "play":
+        return {"type": "ready"} if {"type": "ready"} in legal else None
+    me = view["seats"][view["me"]]
+    posts = me["posts"]
+    rank = {"blitz": 0, "wood": 2}
+    dutch = [a for a in legal if a["type"] == "dutch"]
+    if dutch:
+        return min(dutch, key=lambda a: (rank.get(a["from"], 1),
+                                         a["from"].startswith("post:") and len(posts[int(a["from"][5:])]) > 1))
+    builds = [a for a in legal if a["type"] == "post"]
+    for action in builds:
+        if action["from"] == "blitz":
+            return action
+    for action in legal:
+        if action["type"] == "stack":
+            return action
+    for action in builds:
+        if action["from"].startswith("post:") and len(posts[int(action["from"][5:])]) == 1:
+            return action
+    blitz_top, wood_top = me["blitz_top"], me["wood_top"]
+    for action in builds:
+        if (action["from"] == "wood" and blitz_top and wood_top and blitz_top["value"] == wood_top["value"] - 1
+                and (blitz_top["colour"] in ("red", "blue")) != (wood_top["colour"] in ("red", "blue"))):
+            return action
+    ends = [a for a in legal if a == {"type": "end_hand"}]
+    if ends and (bot.turnovers_since_dutch >= bot.stuck_turnovers or len(ends) == len(legal)):
+        return {"type": "end_hand"}
+    if bot.turnovers_since_dutch >= 1 and not bot.shifted_since_dutch and {"type": "shift"} in legal:
+        bot.shifted_since_dutch = True
+        return {"type": "shift"}
+    if {"type": "flip"} in legal:
+        return {"type": "flip"}
+    return {"type": "end_hand"} if ends else None
+
+
+@pytest.mark.parametrize(("players", "options"), [(2, None), (4, None), (3, {"move_post_stacks": True}),
+                                                  (2, {"stuck_seconds": 0, "target": 30})])
+def test_greedy_chooses_by_its_order_of_preference_whatever_it_reads_of_the_view(players, options):
+    """In seeded games, every choice the simulator asks of greedy (through choose_lazily, which reads the
+    view only when the legal actions leave the choice open) is the reference's from the whole view, and
+    leaves the bot's memory as the reference does; some of them are made without the view.
+    """
+    import copy
+
+    engines = []
+
+    class Handing(ENGINE):
+        def _setup(self):
+            engines.append(self)
+            return super()._setup()
+
+    blind = []
+
+    class Checked(GreedyBot):
+        def choose_lazily(self, legal, view):
+            twin = copy.deepcopy(self)
+            expected = _greedy_reference(twin, engines[-1].view(self.player), legal)
+            asked = []
+            choice = super().choose_lazily(legal, lambda: asked.append(1) or view())
+            assert choice == expected
+            assert (self.turnovers_since_dutch, self.shifted_since_dutch, self.rng.getstate()) == (
+                twin.turnovers_since_dutch, twin.shifted_since_dutch, twin.rng.getstate())
+            blind.append(not asked)
+            return choice
+
+    ids = [f"p{i}" for i in range(players)]
+    for seed in range(1, 4):
+        record = play_game(Handing, ids, seed=seed, bot_classes=[Checked] * players, options=options)
+        plain = play_game(ENGINE, ids, seed=seed, bot_classes=[GreedyBot] * players, options=options)
+        assert record.engine.log()["actions"] == plain.engine.log()["actions"]
+    assert sum(blind) > len(blind) / 2
