@@ -964,7 +964,7 @@ class DutchEngine(Engine):
         self.window = None
         if self.options.variant == "aggressive":
             self.final_hands = values
-            self.phase = "over"
+            self._game_over()
             self.last_round = detail
             return [_event("round_over", detail), _event("game_over", {"winners": detail["lowest"], "scores": values})]
         for p in self.players:
@@ -974,13 +974,22 @@ class DutchEngine(Engine):
         self.last_round = detail
         events = [_event("round_over", detail)]
         if max(self.totals.values()) >= self.options.target:
-            self.phase = "over"
+            self._game_over()
             best = min(self.totals.values())
             events.append(_event("game_over", {"winners": [p for p in self.players if self.totals[p] == best],
                                               "scores": dict(self.totals)}))
         else:
             self.phase = "round_over"
         return events
+
+    def _game_over(self) -> None:
+        """End the game (phase ``"over"``) and drop the memos that only play needs, a power's actions and
+        the jump-ins: finished games are often kept (the simulator's records keep them), and a power's
+        memo holds up to a few thousand actions. A view of the finished game still uses its own memo.
+        """
+        self.phase = "over"
+        self._power_memo = None
+        self._jump_memo = None
 
     def seen_all(self, player: str) -> None:
         """Record that *player* has seen every card in the hands (the hands are turned over, §8)."""
@@ -1006,8 +1015,7 @@ class DutchEngine(Engine):
 
         Every seat is asked after every move: the seat-independent part is built once per state
         (:meth:`_public_view`) and each view is a fresh top-level copy of it with its own ``"me"``
-        and, for the player in turn, the face of the drawn card. The state check of
-        :meth:`_public_view` is done here inline (the same check).
+        and, for the player in turn, the face of the drawn card.
 
         Raises
         ------
@@ -1016,15 +1024,7 @@ class DutchEngine(Engine):
         """
         if player is not None and player not in self.players:
             self._check_player(player)
-        memo = self._view_memo
-        if (memo is not None and memo[0] == (
-                self.step, self.turn, self.phase, self.window, self.drawn is None, self.power, len(self.deck),
-                self.dutch, self.final_turns, self.ending, self.round, self.hands, self.looked, self.totals,
-                self.round_scores, self.discard, self.players, self.options, self.last_round)
-                and memo[0][18] is self.last_round):
-            public = memo[1]
-        else:
-            public = self._public_view()
+        public = self._public_view()
         view = public.copy()
         view["me"] = player
         drawn = public["drawn"]
