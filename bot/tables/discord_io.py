@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -125,6 +126,15 @@ class _Face:
     text: str
     items: tuple[BoardItem, ...]
     stable: bool  # every token on it means the same move whatever the table's version
+
+    @property
+    def key(self) -> bytes | None:
+        """What a live board keeps of its face: a 128-bit digest of the text and items (a board's
+        text and buttons would cost a few KB a board), or ``None`` when the face is not stable.
+        """
+        if not self.stable:
+            return None
+        return hashlib.blake2b(repr((self.text, self.items)).encode(), digest_size=16).digest()
 
 
 def _tokens(items: tuple[BoardItem, ...]) -> list[str]:
@@ -563,7 +573,8 @@ class DiscordTables(TableRestore):
         if reply.kind == "send" and message_id is not None:
             handle = _Token(interaction, message_id)
         board = _Board(handle, now, reply.version, selection, note, now,
-                       notes=tuple(table.notes_for(player, drawn)), face=reply.face, message_id=message_id)
+                       notes=tuple(table.notes_for(player, drawn)), face=reply.face.key if reply.face else None,
+                       message_id=message_id)
         old = table.boards.get(player)
         if (old is not None and _token_of(old) != interaction.token and self._shows_timed_note(table, player, old)
                 and not (isinstance(old, _Board) and old.message_id is not None
@@ -756,7 +767,8 @@ class DiscordTables(TableRestore):
                                              "board** for a fresh one."] if x)
         version = table.version
         face = self._board_face(table, player, note, board.selection)
-        if face.stable and face == board.face:  # the table moved on, but not on this board: nothing to send
+        key = face.key
+        if key is not None and key == board.face:  # the table moved on, but not on this board: nothing to send
             board.version, board.warned, board.notes = version, expiring, notes
             return True
         try:
@@ -766,7 +778,7 @@ class DiscordTables(TableRestore):
             if table.boards.get(player) is board:
                 table.boards.pop(player, None)
             return False
-        board.version, board.warned, board.notes, board.face = version, expiring, notes, face
+        board.version, board.warned, board.notes, board.face = version, expiring, notes, key
         if last and table.boards.get(player) is board:
             table.boards.pop(player, None)
         if board.version != table.version:

@@ -94,9 +94,9 @@ class OpenBoard:
     notes:
         The private notes it shows (a note that expires makes it due for a refresh).
     face:
-        What its message shows apart from the table version in its custom ids (compared for
-        equality), or ``None`` when unknown: a refresh that would show the same face is not sent
-        (``docs/tables.md``, "Live boards").
+        A digest of what its message shows apart from the table version in its custom ids, or
+        ``None`` when unknown: a refresh that would show the same is not sent (``docs/tables.md``,
+        "Live boards").
     """
 
     interaction: Any
@@ -107,7 +107,7 @@ class OpenBoard:
     note_ms: float = 0.0
     warned: bool = False
     notes: tuple[str, ...] = ()
-    face: Any = None
+    face: bytes | None = None
 
 
 @dataclass(eq=False)
