@@ -119,14 +119,19 @@ async def _guarded(interaction: discord.Interaction, handler: Any, *args: Any) -
     its interaction deferred, so Discord never shows "This interaction failed"; the handler's answer
     then goes through the interaction token (``docs/tables.md``, "Robustness").
     """
-    try:
-        task = asyncio.ensure_future(handler(interaction, *args))
-        done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN_S)
-        if not done and not interaction.response.is_done() and not interaction.extras.get(ANSWERING):
+    def watchdog() -> None:
+        if not interaction.response.is_done() and not interaction.extras.get(ANSWERING):
             deferring = asyncio.ensure_future(interaction.response.defer())
             deferring.add_done_callback(_retrieved)
             interaction.extras["parlor_deferring"] = deferring
-        await task
+
+    # A timer, not a task of its own for the handler: a click goes through no extra turn of the loop.
+    timer = asyncio.get_running_loop().call_later(ANSWER_WITHIN_S, watchdog)
+    try:
+        try:
+            await handler(interaction, *args)
+        finally:
+            timer.cancel()
     except Exception as exc:
         custom_id = interaction.data.get("custom_id") if interaction.data else "?"
         if isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_INTERACTION:
