@@ -130,12 +130,19 @@ def test_can_act_refuses_a_player_who_is_not_seated(kind: str) -> None:
 @pytest.mark.parametrize(("kind", "options"), BOT_GAMES)
 def test_chooses_nothing_is_only_said_when_choose_would_say_none(kind: str, options: dict[str, Any] | None) -> None:
     """Each ``True`` is proved by asking a copy of the bot, in seeded games; the games stay the same."""
+    _plays_the_same_games(kind, options, _checking_bot)
+
+
+def _plays_the_same_games(kind: str, options: dict[str, Any] | None,
+                          checking: Callable[[type[Bot]], type[Bot]]) -> None:
+    """Every bot of *kind*, wrapped by *checking* (which proves its answers as it plays), plays the
+    seeded games exactly as the plain bot does."""
     module = game_module(kind)
     engine_cls = REGISTRY[kind]
     seats = min(4, engine_cls.max_players)
     players = [f"p{i}" for i in range(seats)]
     for name, bot_cls in module.BOTS.items():
-        checked = _checking_bot(bot_cls)
+        checked = checking(bot_cls)
         recorded = _handing_engine(engine_cls, checked)
         for seed in SEEDS:
             record = play_game(recorded, players, seed=seed, bot_classes=[checked] * seats, options=options)
@@ -187,17 +194,7 @@ def test_choose_lazily_chooses_as_choose_does(kind: str, options: dict[str, Any]
     """Each answer is proved against ``choose`` with the view on a copy of the bot, in seeded games; the
     games stay the same as with the plain bots.
     """
-    module = game_module(kind)
-    engine_cls = REGISTRY[kind]
-    seats = min(4, engine_cls.max_players)
-    players = [f"p{i}" for i in range(seats)]
-    for name, bot_cls in module.BOTS.items():
-        checked = _lazy_checking_bot(bot_cls)
-        recorded = _handing_engine(engine_cls, checked)
-        for seed in SEEDS:
-            record = play_game(recorded, players, seed=seed, bot_classes=[checked] * seats, options=options)
-            plain = play_game(engine_cls, players, seed=seed, bot_classes=[bot_cls] * seats, options=options)
-            assert record.engine.log()["actions"] == plain.engine.log()["actions"], f"{kind}/{name} seed {seed}"
+    _plays_the_same_games(kind, options, _lazy_checking_bot)
 
 
 def test_the_dutch_blitz_bots_choose_most_moves_without_the_view() -> None:
