@@ -806,14 +806,17 @@ class DiscordTables(TableRestore):
             if self._closing:
                 return
             try:
-                await self._redraw(table)
+                final = await self._redraw(table)
             except (discord.HTTPException, RuntimeError):
                 log.warning("redraw of table %s failed", table.id, exc_info=True)
                 if table.status != "running":  # the final standings must show: try again
                     table.dirty.set()
                     await asyncio.sleep(min(30.0, 2 * interval + 1))
                     continue
-            if table.status != "running":
+                final = False
+            # A game that ended while this edit was on its way is drawn once more (its change set
+            # dirty again): the last edit must be the one with the final standings.
+            if final or (table.status != "running" and not table.dirty.is_set()):
                 break
         await asyncio.sleep(FINISHED_TTL_S)
         if self.tables.get(table.id) is table:
@@ -827,10 +830,12 @@ class DiscordTables(TableRestore):
         return any(not s.is_bot and now - table.last_move_ms.get(s.player_id, -within_ms) < within_ms
                    for s in table.seats)
 
-    async def _redraw(self, table: Table) -> None:
+    async def _redraw(self, table: Table) -> bool:
+        """Edit (or post anew) the public message; returns whether what it drew was the table's end."""
         channel = self._channel(table)
         await self.budget.acquire(urgent=self._people_moved(table) or table.status != "running")
         table.dirty.clear()  # what changed while waiting for the budget goes out with this edit
+        final = table.status != "running"
         finished = table.engine is not None and table.engine.is_over
         view: discord.ui.View | None = self._table_view(table)
         if finished:  # a tournament match is over for good: no Rematch (docs/tournaments.md)
@@ -841,7 +846,7 @@ class DiscordTables(TableRestore):
             try:
                 await channel.get_partial_message(table.message_id).edit(
                     content=text, view=view, allowed_mentions=discord.AllowedMentions.none())
-                return
+                return final
             except discord.HTTPException as exc:
                 # 30046: too many edits to a message older than an hour; 10008: the message was deleted.
                 if exc.code not in (30046, 10008):
@@ -857,6 +862,7 @@ class DiscordTables(TableRestore):
                 await channel.get_partial_message(table.message_id).edit(view=None)
         table.message_id, table.message_posted_ms = message.id, posted_ms(message.id)
         await self.storage.update_game(table.id, message_id=message.id)
+        return final
 
     async def _say(self, table: Table, text: str, *, ping: bool = False) -> None:
         """Post a new message in the table's thread; it mentions (pings) users only with *ping*."""

@@ -9,6 +9,7 @@ import discord
 import pytest
 
 from bot.config import TablesConfig
+from bot.tables.table import PrivateNote
 from sandbox import FakeDiscord
 from tests.e2e.conftest import World, parlor
 from tests.e2e.test_dutch_blitz import DB_COGS, open_blitz
@@ -56,9 +57,15 @@ async def test_a_refreshed_board_keeps_the_last_clicks_note(fake: FakeDiscord, w
         flip = next(b for b in board.buttons if b.label.startswith("Flip"))
         await fake.click(world.alice, board, flip.custom_id)
         edits = len(fake.edits(via="interaction", message=board.id))
-        await fake.wait_for(lambda: len(fake.edits(via="interaction", message=board.id)) > edits + 1, timeout=10,
-                            what="two refreshes after the click")
         seat = table.seats[0]
+        # Two changes on Alice's board (a board nothing changed on is not edited; the bot's moves
+        # may leave hers as it was): two private notes, as a game's private event adds them.
+        for n in (1, 2):
+            table.private_notes.setdefault(seat.player_id, []).append(PrivateNote(f"🔒 note {n}", None))
+            table.bump()
+            await fake.wait_for(lambda n=n: f"note {n}" in fake.message(board.id).content, timeout=10,
+                                what=f"the refresh with note {n}")
+        assert len(fake.edits(via="interaction", message=board.id)) > edits + 1, "two refreshes after the click"
         assert table.boards[seat.player_id].interaction is not None
         assert "Your Blitz pile" in fake.message(board.id).content
 
@@ -146,9 +153,9 @@ async def test_a_click_is_answered_before_the_redraws_it_causes(fake: FakeDiscor
         await asyncio.sleep(0.6)  # every redraw of the start is done
         redraw, refresh = bot.tables._redraw, bot.tables._refresh_board
 
-        async def redrawing(*args: object) -> None:
+        async def redrawing(*args: object) -> bool:
             steps.append("redraw")
-            await redraw(*args)
+            return await redraw(*args)
 
         async def refreshing(*args: object) -> object:
             steps.append("refresh")
@@ -199,3 +206,29 @@ async def test_a_move_that_leaves_a_board_as_it_was_sends_it_no_edit(fake: FakeD
         assert not answer.failed and "moved on" not in answer.message.content
         after = table.engine.view(bob)["seats"][1]
         assert (after["hand_count"], after["wood_count"]) != (before["hand_count"], before["wood_count"])
+
+
+async def test_a_game_that_ends_while_the_table_message_is_edited_is_drawn_once_more(
+        fake: FakeDiscord, world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table message's last edit shows the end: when the game ends while an edit drawn before
+    it is on its way, the table draws its message once more (docs/tables.md, "Live boards")."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=LIVE) as bot:
+        bot.tables.bot_delay_scale = 100.0  # the bot stays out of the way
+        thread, lobby, table = await start_with_a_bot(fake, world, bot)
+        await asyncio.sleep(0.6)  # every redraw of the start is done
+        edit, ended = discord.PartialMessage.edit, []
+
+        async def ending_meanwhile(self: discord.PartialMessage, **kwargs: object) -> object:
+            if not ended and self.id == table.message_id:
+                ended.append(True)
+                table.status = "finished"  # the game ends while this edit is on its way
+                table.bump()
+            return await edit(self, **kwargs)
+
+        monkeypatch.setattr(discord.PartialMessage, "edit", ending_meanwhile)
+        before = len(fake.edits(message=table.message_id))
+        table.bump()
+        await fake.wait_for(lambda: len(fake.edits(message=table.message_id)) >= before + 2, timeout=5,
+                            what="the edit under way, then one more")
+        await asyncio.sleep(0.6)
+        assert len(fake.edits(message=table.message_id)) == before + 2, "one more, and no further"
