@@ -712,6 +712,8 @@ class DiscordTables(TableRestore):
             timeout = self.board_token_s / 30
             if (expiry := table.next_note_expiry(now_ms())) is not None:  # a peek to hide again
                 timeout = min(timeout, (expiry - now_ms()) / 1000 + 0.01)
+            if self._notes_changed_since_drawn(table):  # e.g. a peek ran out while the last pass was drawing
+                table.boards_dirty.set()
             await wait_event(table.boards_dirty, max(0.02, timeout))
             # A click's own answer goes out before the boards it changed (FOLLOW_S).
             await asyncio.sleep(max(last + interval - time.monotonic(), FOLLOW_S))
@@ -726,6 +728,15 @@ class DiscordTables(TableRestore):
                 table.boards.clear()
                 self._fading.pop(table.id, None)
                 return
+
+    def _notes_changed_since_drawn(self, table: Table) -> bool:
+        """Whether an open or replaced board of *table* shows other private notes than its player has
+        now: a note that ran out after the board was drawn (its expiry is past, so no timer wakes
+        the loop for it) still has to be hidden at once (``docs/tables.md``, "Live boards").
+        """
+        now = now_ms()
+        boards = [*table.boards.items(), *self._fading.get(table.id, [])]
+        return any(board.notes != tuple(table.notes_for(player, now)) for player, board in boards)
 
     async def _refresh_fading(self, table: Table) -> None:
         """Edit each replaced board that still shows a timed note; forget it once it shows none."""
