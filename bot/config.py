@@ -174,6 +174,11 @@ class TablesConfig:
     rest_per_second:
         Requests per second the bot allows itself outside interactions (redraws, notices,
         threads), below Discord's global limit of 50 for headroom; redraws stretch to fit.
+    token_redraws_per_second:
+        Edits per second, all tables together, of public table messages made through a player's
+        interaction token (a click on the table message gives one that lasts 15 minutes). Discord
+        does not count these against the global limit; this cap keeps them from taking the bot's
+        CPU from the clicks, and the redraw interval of such tables stretches to fit.
     board_refresh_ms:
         Milliseconds between refreshes of the open private boards of one table (each person's
         ephemeral board is edited through their latest interaction token as the table changes).
@@ -198,6 +203,7 @@ class TablesConfig:
     redraw_interval_ms: int = 1200
     repost_after_minutes: int = 50
     rest_per_second: int = 40
+    token_redraws_per_second: int = 150
     board_refresh_ms: int = 500
     idle_seconds: int = 180
     idle_warning_seconds: int = 30
@@ -241,6 +247,7 @@ _RANGES: dict[str, tuple[int, int]] = {
     "tables.repost_after_minutes": (1, 59),
     "health.heartbeat_seconds": (5, 3600),
     "tables.rest_per_second": (1, 50),
+    "tables.token_redraws_per_second": (1, 10_000),
     "tables.board_refresh_ms": (250, 60_000),
     "tables.idle_seconds": (10, 86_400),
     "tables.idle_warning_seconds": (0, 3600),

@@ -47,7 +47,9 @@ class FaultsMixin:
         return self.rate_limits
 
     def cap_old_message_edits(self, edits: int = 0) -> None:
-        """Refuses channel edits of messages older than 1 hour (fake clock) after ``edits`` of them per channel.
+        """Refuses edits of public messages older than 1 hour (fake clock) after ``edits`` of them per
+        channel, through the channel or an interaction's token alike (whether Discord caps the
+        latter is not documented; the loopback assumes the stricter).
 
         The refusal is Discord's 429 with code 30046 ("Maximum number of edits to messages older
         than 1 hour reached") and no ``Via`` header, which discord.py raises as ``HTTPException``

@@ -503,13 +503,19 @@ class RestMixin:
             if len(recent) >= limit:
                 retry = max(0.001, (recent[-limit] + window * 1000 - now) / 1000)
                 return self._too_many(round(retry, 3))
+        self._count_old_edit(msg)
+        return self._apply_edit(msg, body, "channel").to_payload()
+
+    def _count_old_edit(self, msg: FakeMessage) -> None:
+        """Count an edit of *msg* against the cap on edits of messages older than an hour
+        (:meth:`cap_old_message_edits`); beyond it, Discord's 30046.
+        """
         if self.old_message_edit_cap is not None and self.now_ms() - msg.created_ms > 3600 * 1000:
             used = self._old_edits.get(msg.channel_id, 0)
             if used >= self.old_message_edit_cap:
                 raise DiscordHTTPError(429, 30046, "Maximum number of edits to messages older than 1 hour reached. "
                                        "Try again later.", extra={"retry_after": 60.0, "global": False})
             self._old_edits[msg.channel_id] = used + 1
-        return self._apply_edit(msg, body, "channel").to_payload()
 
     async def _delete_message(self, request: web.Request, body: JSON, cid: str, mid: str) -> None:
         self._delete(self._channel_message(cid, mid))
@@ -695,7 +701,10 @@ class RestMixin:
 
     async def _webhook_patch(self, request: web.Request, body: JSON, app_id: str, token: str, which: str) -> JSON:
         rec = self._token_rec(app_id, token)
-        msg = self._apply_edit(self._webhook_message(rec, which), body, "interaction")
+        msg = self._webhook_message(rec, which)
+        if not msg.ephemeral:  # a public message (a table's, through a click's token) counts like any edit
+            self._count_old_edit(msg)
+        msg = self._apply_edit(msg, body, "interaction")
         if rec.result.message is None and which == "@original":
             rec.result.message = msg
         return msg.to_payload()

@@ -8,7 +8,9 @@ redraws of tables where only bots play; and since every table redraws at most on
 :meth:`RestBudget.redraw_interval` stretches that interval as the number of busy tables grows, so
 the redraws alone never need more than their share. Interaction answers (callbacks and the
 interaction-token webhooks, which carry the click answers and the live boards) never go through
-it: Discord does not count them, and a click must never wait behind a redraw.
+it: Discord does not count them, and a click must never wait behind a redraw. A second instance
+(all of it for redraws) paces the public redraws that go through a click's interaction token:
+Discord does not count those either, but each costs the bot CPU that clicks need.
 
 No Discord here; the clock is a parameter, so the budget is tested without sleeping.
 """
@@ -34,6 +36,9 @@ class RestBudget:
         below Discord's 50 for headroom).
     clock:
         Seconds, monotonic (default :func:`time.monotonic`).
+    redraw_share:
+        The share of the budget the public redraws of busy tables may use (default
+        :attr:`REDRAW_SHARE`; 1.0 for a budget that only redraws).
 
     Attributes
     ----------
@@ -45,10 +50,14 @@ class RestBudget:
     """The share of the budget the public redraws of busy tables may use; the rest stays free for
     openings, notices and the moves of people."""
 
-    def __init__(self, per_second: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, per_second: float, clock: Callable[[], float] = time.monotonic, *,
+                 redraw_share: float = REDRAW_SHARE) -> None:
         if per_second <= 0:
             raise ValueError(f"per_second must be positive, got {per_second}")
+        if not 0 < redraw_share <= 1:
+            raise ValueError(f"redraw_share must be in (0, 1], got {redraw_share}")
         self.per_second = float(per_second)
+        self.redraw_share = float(redraw_share)
         self.burst = max(1.0, self.per_second / 8)
         """Requests that may go at once after a quiet spell: small, so that no whole second (the
         window Discord counts in) ever sees more than ``per_second + burst`` requests."""
@@ -135,11 +144,11 @@ class RestBudget:
         """Seconds between two redraws of one public table when *busy_tables* tables change at once.
 
         At least *base_s* (``tables.redraw_interval_ms``); with many busy tables, long enough that all
-        their redraws together use at most :attr:`REDRAW_SHARE` of the budget.
+        their redraws together use at most its redraw share (:attr:`REDRAW_SHARE` unless told).
 
         >>> RestBudget(40).redraw_interval(1.2, 10)
         1.2
         >>> round(RestBudget(40).redraw_interval(1.2, 280), 1)
         10.0
         """
-        return max(base_s, busy_tables / (self.per_second * self.REDRAW_SHARE))
+        return max(base_s, busy_tables / (self.per_second * self.redraw_share))

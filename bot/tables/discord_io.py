@@ -115,6 +115,37 @@ class _Token:
         await self.webhook.edit_message(self.message_id, content=content, view=view)
 
 
+class _PublicToken:
+    """What a table keeps of the latest click on its public message that was answered by updating
+    that message or by deferring the update: that interaction's original response *is* the public
+    message, so its token edits it for 15 minutes through an interaction webhook, which Discord does
+    not count against the global limit (``docs/tables.md``, "Discord's limits").
+    """
+
+    __slots__ = ("interaction", "message_id", "received_ms")
+
+    def __init__(self, interaction: discord.Interaction, message_id: int) -> None:
+        self.interaction = interaction
+        self.message_id = message_id
+        self.received_ms = now_ms()
+
+    async def edit(self, *, content: str, view: discord.ui.View | None) -> None:
+        """|coro| Edit the public message through the token (no mentions, as every redraw).
+
+        Raises
+        ------
+        discord.HTTPException
+            The token ran out or the message is gone (any refusal: the caller falls back).
+        """
+        await self.interaction.edit_original_response(content=content, view=view,
+                                                      allowed_mentions=discord.AllowedMentions.none())
+
+
+_UPDATES_ITS_MESSAGE = (discord.InteractionResponseType.deferred_message_update,
+                        discord.InteractionResponseType.message_update)
+"""The answers to a click after which the interaction's original response is the clicked message."""
+
+
 @dataclass(frozen=True)
 class _Face:
     """What a private board's message shows, apart from the table version in its custom ids.
@@ -185,6 +216,10 @@ class DiscordTables(TableRestore):
         super().__init__(storage, config)
         self.client = client
         self.budget = RestBudget(config.rest_per_second)
+        self.token_budget = RestBudget(config.token_redraws_per_second, redraw_share=1.0)
+        """Paces the public redraws that go through an interaction token (:class:`_PublicToken`):
+        Discord does not count them, but each costs the bot CPU that clicks need."""
+        self._busy: tuple[float, int, int] = (0.0, 0, 0)  # when counted (monotonic s), busy via budget, via token
         self.live_boards = True
         self.board_token_s: float = BOARD_TOKEN_S
         self._fading: dict[int, list[tuple[str, OpenBoard]]] = {}
@@ -341,6 +376,7 @@ class DiscordTables(TableRestore):
         except TableError as exc:
             reply = _Reply("refuse", str(exc))
         await self._send_reply(interaction, reply)
+        self._keep_public_token(table, interaction)
         self._remember_board(table, reply, interaction)
         if reply.table_message_of is not None:
             await self._adopt_message(interaction, reply.table_message_of, reply.sent)
@@ -401,6 +437,7 @@ class DiscordTables(TableRestore):
         except TableError as exc:
             reply = _Reply("refuse", str(exc))
         await self._send_reply(interaction, reply)
+        self._keep_public_token(table, interaction)
 
     async def kick(self, interaction: discord.Interaction, user_id: int) -> str:
         """|coro| ``/table kick``: remove user *user_id* from this thread's table (host or moderators).
@@ -688,10 +725,47 @@ class DiscordTables(TableRestore):
         outcome = await self.submit(table, player, action, _discord_ms(interaction))
         if outcome.accepted:
             await self._defer(interaction)  # the table message itself shows the change
+            self._keep_public_token(table, interaction)
         else:
             await self._refuse(interaction, f"Refused: {outcome.reason}")
 
     # ------------------------------------------------------------------ keeping messages current
+
+    def _keep_public_token(self, table: Table, interaction: discord.Interaction) -> None:
+        """Keep *interaction* as *table*'s :class:`_PublicToken` when it was a click on the public
+        message answered by updating it or deferring the update (its original response is then
+        that message); any other answer leaves the table's token as it was.
+        """
+        message = interaction.message
+        if (message is None or table.message_id is None or message.id != table.message_id
+                or interaction.response.type not in _UPDATES_ITS_MESSAGE):
+            return
+        table.public_token = _PublicToken(interaction, message.id)
+
+    def _public_token(self, table: Table) -> _PublicToken | None:
+        """*table*'s public token while it still edits the current public message (a margin before
+        its 15 minutes run out, like a live board's), else ``None`` (and it is let go).
+        """
+        token = table.public_token
+        if not isinstance(token, _PublicToken):
+            return None
+        if token.message_id != table.message_id or now_ms() - token.received_ms >= self.board_token_s * 930:
+            table.public_token = None
+            return None
+        return token
+
+    def _busy_counts(self) -> tuple[int, int]:
+        """Running tables that redraw through the REST budget and through a public token, counted
+        at most twice a second (every redraw asks, and a thousand tables would make it quadratic).
+        """
+        stamp, rest, token = self._busy
+        now = time.monotonic()
+        if now - stamp >= 0.5:
+            running = [t for t in self.tables.values() if t.status == "running"]
+            token = sum(1 for t in running if self._public_token(t) is not None)
+            rest = len(running) - token
+            self._busy = (now, rest, token)
+        return rest, token
 
     def _watch(self, table: Table) -> list[Coroutine[Any, Any, None]]:
         """The public message's redraw loop and the open boards' refresh loop of *table*."""
@@ -808,8 +882,11 @@ class DiscordTables(TableRestore):
         last = 0.0
         while True:
             await table.dirty.wait()
-            busy = sum(1 for t in self.tables.values() if t.status == "running")
-            interval = self.budget.redraw_interval(base, busy)
+            via_budget, via_token = self._busy_counts()
+            if self._public_token(table) is not None:
+                interval = self.token_budget.redraw_interval(base, via_token)
+            else:
+                interval = self.budget.redraw_interval(base, via_budget)
             # A click's own answer goes out before the table message it changed (FOLLOW_S).
             await asyncio.sleep(max(last + interval - time.monotonic(), FOLLOW_S))
             table.dirty.clear()
@@ -842,9 +919,17 @@ class DiscordTables(TableRestore):
                    for s in table.seats)
 
     async def _redraw(self, table: Table) -> bool:
-        """Edit (or post anew) the public message; returns whether what it drew was the table's end."""
+        """Edit (or post anew) the public message; returns whether what it drew was the table's end.
+
+        The edit goes through the table's :class:`_PublicToken` while it has one (paced by
+        :attr:`token_budget`), else through the bot's REST budget; a token that is refused falls
+        back to the budget at once (``docs/tables.md``, "Discord's limits").
+        """
         channel = self._channel(table)
-        await self.budget.acquire(urgent=self._people_moved(table) or table.status != "running")
+        urgent = self._people_moved(table) or table.status != "running"
+        too_old = wall_ms() - table.message_posted_ms > self._cfg.repost_after_minutes * 60_000
+        token = None if too_old else self._public_token(table)
+        await (self.token_budget if token is not None else self.budget).acquire(urgent=urgent)
         table.dirty.clear()  # what changed while waiting for the budget goes out with this edit
         final = table.status != "running"
         finished = table.engine is not None and table.engine.is_over
@@ -852,7 +937,15 @@ class DiscordTables(TableRestore):
         if finished:  # a tournament match is over for good: no Rematch (docs/tournaments.md)
             view = None if table.settings.get("tournament") else finished_view(table.id)
         text = self.public_text(table)
-        too_old = wall_ms() - table.message_posted_ms > self._cfg.repost_after_minutes * 60_000
+        if token is not None:
+            try:
+                await token.edit(content=text, view=view)
+                return final
+            except discord.HTTPException as exc:  # the token ran out (50027), the message is gone (10008)
+                log.info("table %s: its public token no longer edits the message (%s)", table.id, exc.code)
+                if table.public_token is token:
+                    table.public_token = None
+                await self.budget.acquire(urgent=urgent)
         if table.message_id is not None and not too_old:
             try:
                 await channel.get_partial_message(table.message_id).edit(
@@ -872,6 +965,7 @@ class DiscordTables(TableRestore):
                 await self.budget.acquire()
                 await channel.get_partial_message(table.message_id).edit(view=None)
         table.message_id, table.message_posted_ms = message.id, posted_ms(message.id)
+        table.public_token = None  # it edits the old message
         await self.storage.update_game(table.id, message_id=message.id)
         return final
 
@@ -891,6 +985,8 @@ class DiscordTables(TableRestore):
         """The answer just sent is *new*'s public message: remember it and start the table's tasks."""
         message = sent or await interaction.original_response()
         new.message_id, new.message_posted_ms = message.id, posted_ms(message.id)
+        if sent is None:  # the answer itself is the new table's message: its token edits it
+            new.public_token = _PublicToken(interaction, message.id)
         await self.storage.update_game(new.id, message_id=message.id)
         self._start_tasks(new)
 

@@ -174,6 +174,11 @@ class Table:
     boards: dict[str, OpenBoard] = field(default_factory=dict)
     """Player id to that person's open private board, refreshed as the table changes."""
     boards_dirty: asyncio.Event = field(default_factory=asyncio.Event)
+    public_token: Any = None
+    """What edits the public message through an interaction token (outside Discord's global limit),
+    or ``None``: kept by the Discord layer from the latest click on that message answered by
+    updating it or deferring that update, and good for 15 minutes (``docs/tables.md``, "Discord's
+    limits")."""
     revealed: tuple[str, int] = ("", 0)
     """The public story told step by step (:meth:`GameUI.story_steps <bot.tables.ui.GameUI.story_steps>`):
     its key and how many of its steps the table message shows so far."""

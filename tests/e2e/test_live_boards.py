@@ -9,6 +9,7 @@ import discord
 import pytest
 
 from bot.config import TablesConfig
+from bot.tables.discord_io import _PublicToken
 from bot.tables.table import PrivateNote
 from sandbox import FakeDiscord
 from tests.e2e.conftest import World, parlor
@@ -208,24 +209,31 @@ async def test_a_move_that_leaves_a_board_as_it_was_sends_it_no_edit(fake: FakeD
         assert (after["hand_count"], after["wood_count"]) != (before["hand_count"], before["wood_count"])
 
 
+@pytest.mark.parametrize("route", ["token", "channel"])
 async def test_a_game_that_ends_while_the_table_message_is_edited_is_drawn_once_more(
-        fake: FakeDiscord, world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        fake: FakeDiscord, world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, route: str) -> None:
     """The table message's last edit shows the end: when the game ends while an edit drawn before
-    it is on its way, the table draws its message once more (docs/tables.md, "Live boards")."""
+    it is on its way, the table draws its message once more (docs/tables.md, "Live boards"), whether
+    it is edited through Alice's Start click's token or, without one, through the bot's route."""
     async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=LIVE) as bot:
         bot.tables.bot_delay_scale = 100.0  # the bot stays out of the way
         thread, lobby, table = await start_with_a_bot(fake, world, bot)
         await asyncio.sleep(0.6)  # every redraw of the start is done
-        edit, ended = discord.PartialMessage.edit, []
+        owner: type = _PublicToken if route == "token" else discord.PartialMessage
+        if route == "channel":
+            table.public_token = None
+        else:
+            assert isinstance(table.public_token, _PublicToken)
+        edit, ended = owner.edit, []
 
-        async def ending_meanwhile(self: discord.PartialMessage, **kwargs: object) -> object:
-            if not ended and self.id == table.message_id:
+        async def ending_meanwhile(self: object, **kwargs: object) -> object:
+            if not ended and getattr(self, "id", table.message_id) == table.message_id:
                 ended.append(True)
                 table.status = "finished"  # the game ends while this edit is on its way
                 table.bump()
             return await edit(self, **kwargs)
 
-        monkeypatch.setattr(discord.PartialMessage, "edit", ending_meanwhile)
+        monkeypatch.setattr(owner, "edit", ending_meanwhile)
         before = len(fake.edits(message=table.message_id))
         table.bump()
         await fake.wait_for(lambda: len(fake.edits(message=table.message_id)) >= before + 2, timeout=5,

@@ -47,3 +47,34 @@ async def test_a_burst_of_openings_and_a_restart_of_many_tables_meet_no_global_4
                             what="every restored table to be redrawn")
     assert not [r for r in fake.interactions if r.failed], "every click was answered"
     assert limits.refused_global == 0, f"{limits.refused_global} global 429s"
+
+
+async def test_a_table_a_person_clicked_is_redrawn_through_that_clicks_token(fake: FakeDiscord, world: World,
+                                                                           tmp_path: Path,
+                                                                           expected_errors: list[str]) -> None:
+    """The Start click's token edits the table message outside the global limit; once Discord
+    refuses that token, the bot's own route takes over at the next redraw (docs/tables.md)."""
+    fake.enforce_discord_rate_limits()
+    user, channel = fake.add_user("pat", guild=world.guild), fake.add_channel(world.guild, "busy")
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        bot.tables.bot_delay_scale = 0.2
+        await open_busy_table(fake, user, channel)
+        started = fake.now_ms()
+        table = next(iter(bot.tables.tables.values()))
+
+        def redraws(via: str) -> list[int]:
+            return [e.at_ms for e in fake.edits(table.thread_id, via=via)
+                    if e.message_id == table.message_id and e.at_ms > started]
+
+        await fake.wait_for(lambda: len(redraws("interaction")) >= 3, timeout=10, what="redraws through the token")
+        assert not redraws("channel"), "no redraw used the bot's route (the global limit)"
+        kept = table.public_token
+        board = await fake.click(user, fake.message(table.message_id), "Open my board")
+        assert board.ephemeral and table.public_token is kept, "a board's answer is not the table message's token"
+
+        expected_errors.append(r"50027")
+        fake.token_lifetime_s = 0  # Discord refuses the token from now on
+        refused = fake.now_ms()
+        await fake.wait_for(lambda: len(redraws("channel")) >= 2, timeout=10, what="redraws through the bot's route")
+        assert table.public_token is None
+        assert not [t for t in redraws("interaction") if t > refused], "no edit went through the refused token"

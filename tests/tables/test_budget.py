@@ -48,9 +48,19 @@ def test_redraw_intervals_stretch_with_busy_tables_to_fit_the_budget() -> None:
         assert busy / interval <= 40 * RestBudget.REDRAW_SHARE + 1e-9, "all their redraws fit the share"
 
 
+def test_a_budget_for_token_redraws_gives_them_all_of_its_rate() -> None:
+    """The bucket that paces redraws through click tokens (docs/tables.md, "Discord's limits"):
+    at 1,000 busy tables and 150 a second, one edit per table every 6.7 s."""
+    budget = RestBudget(150, redraw_share=1.0)
+    assert budget.redraw_interval(1.2, 100) == 1.2
+    assert round(budget.redraw_interval(1.2, 1000), 1) == 6.7
+
+
 def test_a_budget_needs_a_positive_rate() -> None:
     with pytest.raises(ValueError, match="positive"):
         RestBudget(0)
+    with pytest.raises(ValueError, match="redraw_share"):
+        RestBudget(10, redraw_share=0)
 
 
 async def test_acquire_serves_urgent_requests_before_waiting_redraws() -> None:
