@@ -26,6 +26,7 @@ import logging
 import statistics
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 from bot.client import ParlorBot
@@ -37,7 +38,8 @@ from sandbox import FakeDiscord, running_bot
 async def open_table(fake: FakeDiscord, user, channel, delay_s: float = 0.0) -> None:
     await asyncio.sleep(delay_s)
     await fake.slash(user, channel, "dutch-blitz new", options={"bot_speed": "normal"}, wait=False)
-    await fake.wait_for(lambda: fake.threads(channel) and fake.messages(fake.threads(channel)[-1]), timeout=120)
+    await fake.wait_for(lambda: fake.threads(channel) and fake.messages(fake.threads(channel)[-1]), timeout=120,
+                        what="the table's thread and lobby")
     lobby = fake.last_message(fake.threads(channel)[-1])
     for _ in range(3):
         await fake.click(user, lobby, "Add bot")
@@ -66,6 +68,7 @@ async def one_run(count: int, seconds: float, open_rate: float = 0.0) -> str:
                                                   return_exceptions=True)
                     open_s = time.monotonic() - start
                     failed_open = sum(isinstance(r, BaseException) for r in opened)
+                    why = Counter(f"{type(r).__name__}: {str(r)[:90]}" for r in opened if isinstance(r, BaseException))
                     failed_clicks = sum(1 for r in fake.interactions if r.failed)
                     first = len(fake.requests)
                     t0 = fake.now_ms()
@@ -95,7 +98,8 @@ async def one_run(count: int, seconds: float, open_rate: float = 0.0) -> str:
                             f"{limits.refused_global - global_before} global, "
                             f"{limits.refused - refused_before - (limits.refused_global - global_before)} per route; "
                             f"table behind: median {statistics.median(gaps) if gaps else 0:.1f} s, "
-                            f"worst {max(gaps, default=0):.1f} s")
+                            f"worst {max(gaps, default=0):.1f} s"
+                            + "".join(f"\n       failed opening ×{n}: {reason}" for reason, n in why.most_common(3)))
 
 
 async def main() -> None:
