@@ -74,8 +74,8 @@ class Bot:
     pacing:
         Its reaction-time distribution; ``None`` takes :attr:`default_pacing`.
 
-    Subclasses implement :meth:`choose` and may override :meth:`observe`, :meth:`chooses_nothing`
-    and :meth:`choose_lazily`.
+    Subclasses implement :meth:`choose` and may override :meth:`observe`, :meth:`chooses_nothing`,
+    :meth:`choose_lazily` and :meth:`is_idle`.
     """
 
     name: ClassVar[str] = "bot"
@@ -118,6 +118,19 @@ class Bot:
         view and calls :meth:`choose`. *legal* is never empty when this is called.
         """
         return None if self.chooses_nothing(legal) else self.choose(view(), legal)
+
+    def is_idle(self) -> bool:
+        """Whether the bot is sure, from the events it has observed alone, that it chooses nothing now
+        whatever its seat's legal actions and view: its seat has no legal action, or
+        :meth:`choose_lazily` would answer ``None`` without drawing from its RNG or changing its memory.
+
+        A caller may then skip asking the engine for the seat's legal actions at all (the simulator
+        does, for bots that override this: most seats of a turn-based game wait most of the time).
+        A bot answers ``True`` only when its own record of the game (whose turn it is, what it
+        remembers) says so for certain; answering neither draws from its RNG nor changes its memory.
+        The default, ``False``, always asks.
+        """
+        return False
 
     def observe(self, events: Sequence[Event]) -> None:
         """Called with every event this seat may see, in order (for memory bots).

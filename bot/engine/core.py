@@ -313,7 +313,8 @@ class Engine:
     options: Any
     rng: Random
     setup_events: list[Event]
-    _actions: list[tuple[str, Action]] | None
+    _actions: list[Action] | None
+    _actors: list[str]
     _count: int
 
     # ------------------------------------------------------------------ construction
@@ -360,7 +361,9 @@ class Engine:
         self.seed = int(seed)
         self.options = options
         self.rng = Random(self.seed)
-        self._actions = []
+        self._actions = []  # the accepted actions, in order (None: no log kept)
+        self._actors = []  # who took each of them (two flat lists, not pairs: a finished game a caller
+        # keeps holds a few hundred objects fewer for the garbage collector to walk)
         self._count = 0
         events = self._setup()
         if events is not None:
@@ -432,7 +435,8 @@ class Engine:
         events = self._apply(player, action)
         self._count += 1
         if self._actions is not None:
-            self._actions.append((player, action))
+            self._actions.append(action)
+            self._actors.append(player)
         return events
 
     def _copied(self, action: Action) -> Action:
@@ -571,7 +575,7 @@ class Engine:
             "seed": self.seed,
             "options": canonical(dataclasses.asdict(self.options)),
             "players": list(self.players),
-            "actions": [[p, copy.deepcopy(a)] for p, a in self._actions],
+            "actions": [[p, copy.deepcopy(a)] for p, a in zip(self._actors, self._actions, strict=True)],
         }
 
     @classmethod
@@ -674,7 +678,7 @@ class Engine:
         """
         state: dict[str, Any] = {}
         for key, value in vars(self).items():
-            if key == "_actions":
+            if key == "_actions" or key == "_actors":
                 state[key] = None if value is None else len(value)  # the log only ever grows, through apply()
             elif isinstance(value, Random):
                 state[key] = value.getstate()

@@ -8,6 +8,10 @@ whose planned move no longer fits when it comes due (another bot moved first) is
 at a real table, and plans again. A whole game takes milliseconds and the same seed gives the
 same games.
 
+Before asking a seat's legal actions after a move, the simulator asks its bot :meth:`Bot.is_idle
+<bot.engine.bots.Bot.is_idle>` (bots that override it only): an idle seat is not asked at all, which
+changes no game, as an idle bot would choose nothing.
+
 Game packages supply their bots (``BOTS``) and optionally ``figures(engine, events) -> dict``,
 numbers worth printing per game; the simulator adds them up over all games.
 """
@@ -106,32 +110,43 @@ def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
                     observe(events)
             return
         # Some are private: a seat in no audience sees the public ones (one list for all such seats).
-        audiences = {p for e in events if e.audience is not None for p in e.audience}
-        public = [e for e in events if e.audience is None]
-        for player, bot in bots.items():
+        audiences: set[str] = set()
+        public = []
+        for e in events:
+            if e.audience is None:
+                public.append(e)
+            else:
+                audiences.update(e.audience)
+        for player, observe in observing:
             if player in audiences:
                 visible = [e for e in events if e.audience is None or player in e.audience]  # e.visible_to(player)
             else:
                 visible = public
             if visible:
-                bot.observe(visible)
+                observe(visible)
 
-    observers = [bot.observe for bot in bots.values()]
+    observing = [(p, bot.observe) for p, bot in bots.items()]
+    observers = [observe for _, observe in observing]
     deliver(engine.setup_events)  # the deal's events, as the table hands them over
     legal_actions, apply, can_act = engine.legal_actions, engine.apply, engine.can_act
-    views = {p: partial(engine.view, p) for p in players}  # each seat's view, asked only if its bot needs it
+    # Each seat with its bot, the bot's is_idle when its class answers one (else None: always asked)
+    # and its view, asked only if the bot needs it.
+    seats = [(p, bot, None if type(bot).is_idle is Bot.is_idle else bot.is_idle, partial(engine.view, p))
+             for p, bot in bots.items()]
+    max_actions = engine_cls.max_actions
+    accepted = 0  # record.actions, kept in a local until the end
+    played = record.events
     while not engine.is_over:
-        if record.actions > engine_cls.max_actions:
-            record.stopped = f"no end after {record.actions} actions"
+        if accepted > max_actions:
+            record.stopped = f"no end after {accepted} actions"
             break
-        for player in players:
-            if player in plans:
-                continue
+        for player, bot, is_idle, view in seats:
+            if player in plans or (is_idle is not None and is_idle()):
+                continue  # an idle bot would choose nothing whatever its legal actions: not asked
             legal = legal_actions(player)
             if not legal:
                 continue
-            bot = bots[player]
-            choice = bot.choose_lazily(legal, views[player])
+            choice = bot.choose_lazily(legal, view)
             if choice is not None:
                 plans[player] = choice
                 due[player] = clock + bot.delay_ms()
@@ -165,14 +180,16 @@ def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
         except IllegalAction:
             record.refused += 1
             continue
-        record.actions += 1
-        record.events.extend(events)
+        accepted += 1
+        played.extend(events)
         deliver(events)
         # Plans made before this move may now be stale; they stay and are refused if they no
         # longer fit, except that a player who may no longer act at all drops theirs.
-        for other in list(plans):
-            if not can_act(other):
-                del plans[other], due[other]
+        if plans:
+            for other in list(plans):
+                if not can_act(other):
+                    del plans[other], due[other]
+    record.actions = accepted
     record.sim_ms = clock
     if figures is not None:
         record.figures = dict(figures(engine, record.events))

@@ -6,6 +6,9 @@
 * :meth:`Bot.chooses_nothing <bot.engine.bots.Bot.chooses_nothing>` answers ``True`` only when
   :meth:`~bot.engine.bots.Bot.choose` returns ``None`` for that view and those actions, without
   drawing from the bot's RNG or changing its memory.
+* :meth:`Bot.is_idle <bot.engine.bots.Bot.is_idle>` answers ``True`` only when the seat has no legal action
+  or :meth:`~bot.engine.bots.Bot.choose_lazily` returns ``None`` for its legal actions, without drawing from
+  the bot's RNG or changing its memory.
 * :meth:`Bot.choose_lazily <bot.engine.bots.Bot.choose_lazily>` (what the simulator asks) gives the
   same action as :meth:`~bot.engine.bots.Bot.choose` with the view, and leaves the bot's RNG and
   memory as :meth:`~bot.engine.bots.Bot.choose` does, whether it asked for the view or not.
@@ -82,6 +85,40 @@ def _checking_bot(bot_cls: type[Bot]) -> type[Bot]:
     return Checked
 
 
+def _idle_checking_bot(bot_cls: type[Bot], plain: type[Bot] | None = None) -> type[Bot]:
+    """*bot_cls*, proving each ``True`` of :meth:`~bot.engine.bots.Bot.is_idle` on a copy of itself: the seat
+    has no legal action, or the plain bot (*plain*, default *bot_cls*) chooses nothing for them.
+    """
+    plain_cls = plain or bot_cls
+
+    class Checked(bot_cls):  # type: ignore[misc,valid-type]
+        engine: Engine | None = None
+        idled = 0
+
+        def is_idle(self) -> bool:
+            answer = super().is_idle()
+            if answer:
+                engine = self.engine
+                assert engine is not None
+                legal = engine.legal_actions(self.player)
+                if legal:
+                    twin = copy.deepcopy(self)
+                    twin.__class__ = plain_cls
+                    before = pickle.dumps(twin.__dict__)
+                    choice = twin.choose_lazily(legal, lambda: engine.view(self.player))
+                    assert choice is None, f"{plain_cls.__name__} chose {choice} after answering it is idle"
+                    assert pickle.dumps(twin.__dict__) == before, (
+                        f"{plain_cls.__name__}: choose_lazily changed its RNG or memory after is_idle")
+                    plain_choice = plain_cls.choose(twin, engine.view(self.player), legal)
+                    assert plain_choice is None, f"{plain_cls.__name__}: choose chose {plain_choice} while idle"
+                    assert pickle.dumps(twin.__dict__) == before, (
+                        f"{plain_cls.__name__}: choose changed its RNG or memory after is_idle")
+                type(self).idled += 1
+            return answer
+
+    return Checked
+
+
 def _handing_engine(engine_cls: type[Engine], checked: type[Bot]) -> type[Engine]:
     """*engine_cls*, handing each new game to the checking bot class *checked* (it proves on that game's views)."""
 
@@ -150,12 +187,25 @@ def _plays_the_same_games(kind: str, options: dict[str, Any] | None,
             assert record.engine.log()["actions"] == plain.engine.log()["actions"], f"{kind}/{name} seed {seed}"
 
 
+@pytest.mark.parametrize(("kind", "options"), BOT_GAMES)
+def test_is_idle_is_only_said_when_the_bot_would_choose_nothing(kind: str, options: dict[str, Any] | None) -> None:
+    """Each ``True`` is proved against the seat's legal actions and a copy of the bot, in seeded games; the
+    games stay the same (a bot that keeps the default ``False`` is asked as before).
+    """
+    _plays_the_same_games(kind, options, _idle_checking_bot)
+
+
 def test_the_dutch_bots_skip_most_asks_out_of_turn() -> None:
-    """The Dutch bots wait without their view for most of a game's asks out of turn (the point of the hook)."""
+    """The Dutch bots wait without their view for most of a game's asks out of turn (the point of the hooks):
+    the simulator does not even ask an idle bot (:meth:`~bot.engine.bots.Bot.is_idle`), and of the asks left,
+    :meth:`~bot.engine.bots.Bot.chooses_nothing` answers some; each answer is proved.
+    """
     module = game_module("dutch")
-    checked = _checking_bot(module.BOTS["perfect"])
+    plain = module.BOTS["perfect"]
+    checked = _idle_checking_bot(_checking_bot(plain), plain)
     play_game(_handing_engine(REGISTRY["dutch"], checked), ["a", "b", "c", "d"], seed=1, bot_classes=[checked] * 4)
-    assert checked.proved > 100  # type: ignore[attr-defined]
+    assert checked.proved + checked.idled > 1000  # type: ignore[attr-defined]
+    assert checked.idled > 1000  # type: ignore[attr-defined]
 
 
 def _lazy_checking_bot(bot_cls: type[Bot]) -> type[Bot]:

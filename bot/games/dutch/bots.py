@@ -13,7 +13,7 @@ follows every public move (swaps, jump-ins) that shifts cards around.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any, ClassVar
 
@@ -31,8 +31,13 @@ _IDLE = frozenset({"jump_in", "dutch"})
 """Action types a bot may be offered out of its turn; of them it only ever chooses a jump-in."""
 
 _OBSERVED = frozenset({"round_started", "saw", "drew_card", "swapped", "kept", "discarded", "power_swap",
-                       "jump_in", "jump_in_window"})
-"""The event types that change what a bot remembers (:meth:`PerfectBot.observe`); it skips the others."""
+                       "jump_in", "jump_in_window", "drew", "turn", "round_due", "power", "power_look", "power_skipped",
+                       "penalty", "round_over", "game_over"})
+"""The event types that change what a bot remembers or its record of whose move it is
+(:meth:`PerfectBot.observe`); it skips the others."""
+
+_RANK_OF_NAME: dict[str, int] = {"Joker": 0, "A": 1, "J": 11, "Q": 12, "K": 13, **{str(r): r for r in range(2, 11)}}
+"""A rank name as events give it to the rank of a card's JSON (the inverse of :func:`rank_name`)."""
 
 UNKNOWN_VALUE = 6
 """What a bot expects an unseen card to be worth (the deck averages a little over 6)."""
@@ -63,11 +68,53 @@ def value_of(card: dict[str, Any], red_kings: int) -> int:
     >>> value_of({"rank": 13, "suit": "D"}, -3), value_of({"rank": 0, "suit": None}, 10)
     (-3, -1)
     """
-    if card["rank"] == 0:
+    rank = card["rank"]
+    if rank == 0:
         return -1
-    if card["rank"] == 13 and card["suit"] in ("H", "D"):
-        return red_kings
-    return min(int(card["rank"]), 10)
+    if rank == 13:
+        return red_kings if card["suit"] in ("H", "D") else 10
+    if type(rank) is not int:
+        rank = int(rank)
+    return rank if rank < 10 else 10
+
+
+class _Table:
+    """What a bot keeps of the table between its views, to choose without one (:meth:`PerfectBot.choose_lazily`).
+
+    Copied from a view (:meth:`from_view`) and kept up to date by the public events
+    (:meth:`PerfectBot.observe`), it always equals what the next view would show of it.
+
+    Attributes
+    ----------
+    red_kings:
+        The value of a red King (the ``red_kings`` option).
+    players:
+        The players in seat order.
+    slots:
+        Player to the occupied positions of their hand, in increasing order (the view's hands in seat order).
+    window:
+        The jump-in window, ``[discard number, rank name, taken]``, or ``None`` (the view's ``jump_in``).
+    """
+
+    __slots__ = ("red_kings", "players", "slots", "window")
+
+    def __init__(self, red_kings: int, players: tuple[str, ...], slots: dict[str, list[int]],
+                 window: list[Any] | None) -> None:
+        self.red_kings = red_kings
+        self.players = players
+        self.slots = slots
+        self.window = window
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any]) -> _Table:
+        """The table as *view* shows it (its own lists: the view's are shared and read-only)."""
+        slots: dict[str, list[int]] = {}
+        for hand in view["hands"]:
+            if hand["player"] not in slots:
+                slots[hand["player"]] = [i for i, s in enumerate(hand["slots"]) if s is not None]
+        window = view.get("jump_in")
+        return cls(view["options"]["red_kings"], tuple(view["players"]), slots,
+                   None if not window else [window["discard"], window["rank"], bool(window.get("taken"))])
 
 
 class PerfectBot(Bot):
@@ -77,6 +124,11 @@ class PerfectBot(Bot):
     ``miss_swap_chance`` (chance to miss a blind swap, leaving its memory stale) are 0 here.
     ``dutch_threshold`` is the known hand total at or under which it calls Dutch (if no adversary
     looks as low, see :data:`OPPONENT_GUESS`).
+
+    Besides its memory of cards, the bot keeps a record of the table from the events: whose turn
+    it is and whether a jump-in window is open (:meth:`is_idle`), and, once a round's first choice
+    has shown it a view, the occupied positions and the window as that view showed them
+    (:attr:`table`), so that :meth:`choose_lazily` chooses without asking for the view again.
     """
 
     name: ClassVar[str] = "perfect"
@@ -87,6 +139,29 @@ class PerfectBot(Bot):
     window: tuple[int, str] | None = None
     """The last jump-in window it saw open: ``(discard number, rank name)`` (a class default, so that a
     bot pickled before it had one unpickles with ``None``)."""
+
+    playing: bool = False
+    """Whether a round is being played past the opening look, as the events it saw tell (a ``turn`` or
+    ``round_due`` event since the last ``round_started``, and no ``round_over`` since): only then may
+    :meth:`is_idle` answer ``True`` (a class default, so that a bot pickled before it had one waits for
+    the next round's events)."""
+
+    in_turn: str | None = None
+    """The player in turn, named by the last ``turn`` or ``round_due`` event (while :attr:`playing`)."""
+
+    power_left: int = 0
+    """The actions left of a power this seat holds: set by a ``power`` event naming it, one less for each
+    ``power_look`` or ``power_swap`` it makes, none after its ``power_skipped`` or the end of the round
+    (a power ends when none is left, §6)."""
+
+    live_window: tuple[int, int] | None = None
+    """The jump-in window open now, ``(discard number, rank)``, as the events tell: set by its
+    ``jump_in_window`` event, closed by the next ``drew`` (the next draw), the first jump-in on it (a
+    taken window is never jumped in on again by this bot) and the end of the round."""
+
+    table: _Table | None = None
+    """The table as the round's first choice with a view showed it, kept up to date by the events since
+    (``None`` until then: each ``round_started`` drops it, the hands being dealt anew)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -102,33 +177,45 @@ class PerfectBot(Bot):
         self.memory[(owner, position)] = dict(card)
 
     def observe(self, events: Sequence[Event]) -> None:
-        """Update the memory from the events this seat may see."""
+        """Update the memory, and the record of the table, from the events this seat may see."""
         for event in events:
-            if event.type not in _OBSERVED:
+            kind = event.type
+            if kind not in _OBSERVED:
                 continue
             d = event.data
-            if event.type == "round_started":
-                self.memory.clear()
-                self.drawn = None
-            elif event.type == "saw":
+            if kind == "turn" or kind == "round_due":
+                self.playing = True
+                self.in_turn = d["player"]
+            elif kind == "drew":
+                self.live_window = None
+                if self.table is not None:
+                    self.table.window = None
+            elif kind == "saw":
                 self._remember(d["owner"], d["position"], d["card"])
-            elif event.type == "drew_card":
+            elif kind == "drew_card":
                 self.drawn = dict(d["card"])
-            elif event.type == "swapped":
+            elif kind == "discarded":
+                if d["player"] == self.player:
+                    self.drawn = None
+            elif kind == "jump_in_window":
+                self.window = (d["discard"], d["rank"])
+                self.live_window = (d["discard"], _RANK_OF_NAME[d["rank"]])
+                if self.table is not None:
+                    self.table.window = [d["discard"], d["rank"], False]
+            elif kind == "swapped":
                 if d["player"] == self.player and self.drawn is not None:
                     self._remember(self.player, d["position"], self.drawn)
                 else:
                     self.memory.pop((d["player"], d["position"]), None)
                 if d["player"] == self.player:
                     self.drawn = None
-            elif event.type == "kept":
-                if d["player"] == self.player and self.drawn is not None:
-                    self._remember(self.player, d["position"], self.drawn)
-                    self.drawn = None
-            elif event.type == "discarded":
+            elif kind == "power" or kind == "power_look" or kind == "power_skipped":
                 if d["player"] == self.player:
-                    self.drawn = None
-            elif event.type == "power_swap":
+                    self.power_left = d["actions"] if kind == "power" else (
+                        self.power_left - 1 if kind == "power_look" else 0)
+            elif kind == "power_swap":
+                if d["player"] == self.player:
+                    self.power_left -= 1
                 if self.miss_swap_chance and self.rng.random() < self.miss_swap_chance:
                     continue
                 a = (d["first"]["player"], d["first"]["position"])
@@ -138,45 +225,62 @@ class PerfectBot(Bot):
                     self.memory[b] = ca
                 if cb is not None:
                     self.memory[a] = cb
-            elif event.type == "jump_in_window":
-                self.window = (d["discard"], d["rank"])
-            elif event.type == "jump_in":
+            elif kind == "jump_in":
+                live = self.live_window
+                if live is not None and live[0] == d["discard"]:
+                    self.live_window = None  # taken: no sure jump-in on it any more (_sure_jump_in)
                 spot = (d["owner"], d["position"])
+                table = self.table
+                if table is not None:
+                    if table.window is not None and table.window[0] == d["discard"]:
+                        table.window[2] = True
+                    if not d["returned"]:
+                        table.slots[d["owner"]].remove(d["position"])
                 if d["returned"]:
                     self._remember(*spot, d["card"])
                 else:
                     self.memory.pop(spot, None)
+            elif kind == "penalty":
+                if self.table is not None:
+                    self.table.slots[d["player"]].extend(d["positions"])
+            elif kind == "kept":
+                if self.table is not None:
+                    self.table.slots[d["player"]].append(d["position"])
+                if d["player"] == self.player and self.drawn is not None:
+                    self._remember(self.player, d["position"], self.drawn)
+                    self.drawn = None
+            elif kind == "round_over" or kind == "game_over":
+                self.playing = False
+                self.power_left = 0
+                self.live_window = None
+                if self.table is not None:
+                    self.table.window = None
+            elif kind == "round_started":
+                self.memory.clear()
+                self.drawn = None
+                self.playing = False
+                self.in_turn = None
+                self.power_left = 0
+                self.live_window = None
+                self.table = None
 
     # ---------------------------------------------------------------- helpers
 
-    def _value(self, view: dict[str, Any], card: dict[str, Any]) -> int:
-        return value_of(card, view["options"]["red_kings"])
-
-    def _slots(self, view: dict[str, Any], player: str) -> list[int]:
-        for hand in view["hands"]:
-            if hand["player"] == player:
-                return [i for i, s in enumerate(hand["slots"]) if s is not None]
-        return []
-
-    def _own(self, view: dict[str, Any]) -> tuple[dict[int, int], list[int]]:
+    def _own(self, table: _Table) -> tuple[dict[int, int], list[int]]:
         """My known positions -> value, and my unknown positions."""
         known: dict[int, int] = {}
         unknown: list[int] = []
-        memory, me, red_kings = self.memory, self.player, view["options"]["red_kings"]
-        for hand in view["hands"]:  # self._slots(view, me), inlined
-            if hand["player"] == me:
-                for i, slot in enumerate(hand["slots"]):
-                    if slot is not None:
-                        card = memory.get((me, i))
-                        if card is None:
-                            unknown.append(i)
-                        else:
-                            known[i] = value_of(card, red_kings)
-                break
+        memory, me, red_kings = self.memory, self.player, table.red_kings
+        for i in table.slots.get(me, ()):
+            card = memory.get((me, i))
+            if card is None:
+                unknown.append(i)
+            else:
+                known[i] = value_of(card, red_kings)
         return known, unknown
 
-    def _estimate(self, view: dict[str, Any]) -> tuple[int, int]:
-        known, unknown = self._own(view)
+    def _estimate(self, table: _Table) -> tuple[int, int]:
+        known, unknown = self._own(table)
         return sum(known.values()) + UNKNOWN_VALUE * len(unknown), len(unknown)
 
     @staticmethod
@@ -184,6 +288,26 @@ class PerfectBot(Bot):
         return {"player": player, "position": position}
 
     # ---------------------------------------------------------------- choices
+
+    def is_idle(self) -> bool:
+        """Whether the events say this seat has nothing to choose now (:meth:`Bot.is_idle
+        <bot.engine.bots.Bot.is_idle>`): a round is in play, another player is in turn, this seat holds
+        no power and no jump-in window is open (or it remembers no card of the window's rank anywhere).
+
+        Out of turn a seat may only jump in or call Dutch (``docs/rules/dutch.md`` §7, §9); the bot never
+        calls out of turn and jumps in only with a remembered card of the discard's rank while the window
+        is untaken, so it would choose nothing whatever the view.
+        """
+        if not self.playing or self.power_left > 0 or self.in_turn == self.player:
+            return False
+        live = self.live_window
+        if live is None:
+            return True
+        rank = live[1]
+        for card in self.memory.values():
+            if card["rank"] == rank:
+                return False
+        return True
 
     def chooses_nothing(self, legal: Sequence[Action]) -> bool:
         """Whether *legal* holds only a Dutch call and jump-ins none of which it is sure of: the bot then
@@ -203,61 +327,97 @@ class PerfectBot(Bot):
         return True
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action | None:
-        """Pick a move: opening look, turn, power, a sure jump-in, a Dutch call or nothing."""
+        """Pick a move: opening look, turn, power, a sure jump-in, a Dutch call or nothing.
+
+        A choice in turn (anything but waiting out of turn) also records the table from *view* when the
+        round has no record yet (:attr:`table`), for :meth:`choose_lazily`.
+        """
         if len(legal) == 1 and legal[0]["type"] == "dutch":
             return None  # the commonest ask out of turn: only the Dutch call, never chosen out of turn
         types = set(map(_TYPE, legal))
         if types <= _IDLE:  # the usual ask out of turn: at most a jump-in (nothing else is chosen here)
-            return self._sure_jump_in(view, legal) if "jump_in" in types else None
+            if "jump_in" not in types:
+                return None
+            window = view.get("jump_in")
+            return self._sure_jump_in(None if not window else [window["discard"], window["rank"],
+                                                               bool(window.get("taken"))],
+                                      view["options"]["red_kings"], legal)
+        table = _Table.from_view(view)
+        if self.table is None:
+            self.table = table  # its own lists, never changed by a choice
+        drawn = (view.get("drawn") or {}).get("card") or self.drawn
+        return self._choose(table, legal, types, drawn)
+
+    def choose_lazily(self, legal: Sequence[Action], view: Callable[[], dict[str, Any]]) -> Action | None:
+        """:meth:`choose`'s answer, asking for the view only when the round has no record of the table
+        yet (:attr:`table`, which equals what the view would show of it).
+        """
+        if self.chooses_nothing(legal):
+            return None
+        table = self.table
+        if table is None:
+            return self.choose(view(), legal)
+        types = set(map(_TYPE, legal))
+        if types <= _IDLE:
+            return self._sure_jump_in(table.window, table.red_kings, legal) if "jump_in" in types else None
+        return self._choose(table, legal, types, self.drawn)
+
+    def _choose(self, table: _Table, legal: Sequence[Action], types: set[str],
+                drawn: dict[str, Any] | None) -> Action | None:
+        """The choice in turn (not only waiting): *drawn* is the card held, if any."""
         if "look" in types:
             return _first(legal, "look")
         if "next_round" in types:
-            return _first(legal, "next_round") if view["players"][0] == self.player else None
+            return _first(legal, "next_round") if table.players[0] == self.player else None
         if "skip_power" in types:
-            return self._use_power(view, legal, types)
+            return self._use_power(table, types)
         if "jump_in" in types:
-            jump = self._sure_jump_in(view, legal)
+            jump = self._sure_jump_in(table.window, table.red_kings, legal)
             if jump is not None:
                 return jump
         if "reveal" in types:
             return _first(legal, "reveal")
         if "draw" in types:
-            if "dutch" in types and self._should_call(view):
+            if "dutch" in types and self._should_call(table):
                 return {"type": "dutch"}
             return _first(legal, "draw")
         if "discard" in types:
-            return self._decide(view, legal, types)
+            return self._decide(table, legal, types, drawn)
         return None
 
-    def _should_call(self, view: dict[str, Any]) -> bool:
+    def _should_call(self, table: _Table) -> bool:
         """Call when the whole hand is known, totals at most the threshold and beats every guess
         of an adversary's hand (known cards at their value, unknown ones at ``OPPONENT_GUESS``).
         """
-        estimate, unknown = self._estimate(view)
-        if unknown or estimate > self.dutch_threshold:
+        memory, red_kings, me = self.memory, table.red_kings, self.player
+        estimate = 0
+        for i in table.slots.get(me, ()):  # self._estimate(table), stopping at the first unknown card
+            card = memory.get((me, i))
+            if card is None:
+                return False
+            estimate += value_of(card, red_kings)
+        if estimate > self.dutch_threshold:
             return False
-        memory, red_kings = self.memory, view["options"]["red_kings"]
-        for hand in view["hands"]:
-            owner = hand["player"]
-            if owner == self.player:
+        for owner, positions in table.slots.items():
+            if owner == me:
                 continue
             guess = 0
-            for i, slot in enumerate(hand["slots"]):
-                if slot is not None:
-                    card = memory.get((owner, i))
-                    guess += OPPONENT_GUESS if card is None else value_of(card, red_kings)
+            for i in positions:
+                card = memory.get((owner, i))
+                guess += OPPONENT_GUESS if card is None else value_of(card, red_kings)
             if guess <= estimate:
                 return False
         return True
 
-    def _sure_jump_in(self, view: dict[str, Any], legal: Sequence[Action]) -> Action | None:
-        """The best of the jump-ins in *legal* that the memory is sure of, or ``None``."""
-        window = view.get("jump_in")
-        if not window or window.get("taken"):
+    def _sure_jump_in(self, window: list[Any] | None, red_kings: int, legal: Sequence[Action]) -> Action | None:
+        """The best of the jump-ins in *legal* that the memory is sure of, or ``None``; *window* is
+        ``[discard number, rank name, taken]``, or ``None``.
+        """
+        if not window or window[2]:
             return None  # a late jump-in only shows the card to everyone (docs/rules/dutch.md §7.6)
         best: tuple[tuple[int, float], Action] | None = None
         memory = self.memory
-        rank = window["rank"]
+        rank = window[1]
         for action in legal:
             if action["type"] != "jump_in":
                 continue
@@ -268,7 +428,7 @@ class PerfectBot(Bot):
             if (str(card["rank"]) if name is None else name) != rank:
                 continue
             own = action["player"] == self.player
-            value = self._value(view, card)
+            value = value_of(card, red_kings)
             if own and value <= 0:
                 continue  # a Joker or a low red King is better kept
             score = (value + 10 if own else 1, self.rng.random())  # ties at random, not by seat
@@ -276,11 +436,11 @@ class PerfectBot(Bot):
                 best = (score, action)
         return None if best is None else best[1]
 
-    def _decide(self, view: dict[str, Any], legal: Sequence[Action], types: set[str]) -> Action:
-        drawn = (view.get("drawn") or {}).get("card") or self.drawn
+    def _decide(self, table: _Table, legal: Sequence[Action], types: set[str],
+                drawn: dict[str, Any] | None) -> Action:
         assert drawn is not None, "deciding without a drawn card"
-        v = self._value(view, drawn)
-        known, unknown = self._own(view)
+        v = value_of(drawn, table.red_kings)
+        known, unknown = self._own(table)
         options: list[tuple[int, Action]] = []
         if known:
             i = max(known, key=known.__getitem__)
@@ -295,33 +455,29 @@ class PerfectBot(Bot):
             return _first(legal, "keep")
         return _first(legal, "discard")
 
-    def _use_power(self, view: dict[str, Any], legal: Sequence[Action], kinds: set[str]) -> Action:
-        order = {p: k for k, p in enumerate(view["players"])}
+    def _use_power(self, table: _Table, kinds: set[str]) -> Action:
         if "power_swap" in kinds:
-            swap = self._best_swap(view, order)
+            swap = self._best_swap(table)
             if swap is not None:
                 return swap
         if "power_look" in kinds:
-            _, unknown = self._own(view)
+            _, unknown = self._own(table)
             if unknown:
                 return {"type": "power_look", "player": self.player, "position": unknown[0]}
-            others = [(p, i) for p in view["players"] if p != self.player for i in self._slots(view, p)
+            others = [(p, i) for p in table.players if p != self.player for i in table.slots.get(p, ())
                       if (p, i) not in self.memory]
             if others:
                 p, i = others[self.rng.randrange(len(others))]
                 return {"type": "power_look", "player": p, "position": i}
         return {"type": "skip_power"}
 
-    def _best_swap(self, view: dict[str, Any], order: dict[str, int]) -> Action | None:
-        known, unknown = self._own(view)
+    def _best_swap(self, table: _Table) -> Action | None:
+        known, unknown = self._own(table)
         mine = [(i, known[i]) for i in known] + [(i, UNKNOWN_VALUE) for i in unknown]
-        players = view["players"]
-        found: dict[str, list[int]] = {}  # self._slots(view, p) for every p, in one pass over the hands
-        for hand in view["hands"]:
-            if hand["player"] not in found:
-                found[hand["player"]] = [i for i, s in enumerate(hand["slots"]) if s is not None]
-        slots = {p: found.get(p, []) for p in players}
-        red_kings = view["options"]["red_kings"]
+        players = table.players
+        order = {p: k for k, p in enumerate(players)}
+        slots = {p: table.slots.get(p, []) for p in players}
+        red_kings = table.red_kings
         memory, me = self.memory, self.player
         # An adversary's card as (player, position, its value plus 1 when unseen, seen).
         theirs: list[tuple[str, int, int, bool]] = []

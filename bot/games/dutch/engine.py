@@ -260,7 +260,7 @@ class DutchEngine(Engine):
     _MEMOS: ClassVar[tuple[str, ...]] = ("_view_memo", "_discard_memo", "_power_memo", "_jump_memo")
     _view_memo: tuple[tuple[Any, ...], dict[str, Any]] | None = None
     _discard_memo: tuple[list[str], list[dict[str, Any]]] | None = None
-    _power_memo: dict[tuple[tuple[str, int], ...], tuple[list[Action], list[Action]]] | None = None
+    _power_memo: dict[tuple[int, ...], tuple[list[Action], list[Action]]] | None = None
     _jump_memo: tuple[int, dict[str, list[str | None]], list[Action]] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
@@ -496,14 +496,24 @@ class DutchEngine(Engine):
         for it (actions, like views, are read-only: :meth:`Engine.apply` works on its own copy).
         """
         rank = self._pending_power()["rank"]
-        spots = tuple(self._all_positions())
+        # The occupied positions, told apart by each hand's length (in seat order) followed by its
+        # empty positions i as -1 - i: cheaper to make and hash than the (player, position) pairs.
+        hands = self.hands
+        key: list[int] = []
+        for p in self.players:
+            hand = hands[p]
+            key.append(len(hand))
+            if None in hand:
+                key += [-1 - i for i, c in enumerate(hand) if c is None]
+        spots = tuple(key)
         memo = self._power_memo
         if memo is None:
             memo = self._power_memo = {}
         made = memo.get(spots)
         if made is None:
-            named = [{"player": q, "position": i} for q, i in spots]  # shared by the swaps naming them
-            made = ([{"type": "power_look", "player": q, "position": i} for q, i in spots],
+            positions = self._all_positions()
+            named = [{"player": q, "position": i} for q, i in positions]  # shared by the swaps naming them
+            made = ([{"type": "power_look", "player": q, "position": i} for q, i in positions],
                     [{"type": "power_swap", "first": a, "second": b} for a, b in itertools.combinations(named, 2)])
             size = len(made[0]) + len(made[1])
             if size <= _POWER_MEMO_ACTIONS:  # huge hands (random play) are not worth the memory
@@ -512,11 +522,8 @@ class DutchEngine(Engine):
                     del memo[next(iter(memo))]  # the oldest
                 memo[spots] = made
         looks, swaps = made
-        out: list[Action] = []
-        if rank in (11, 13):
-            out += looks
-        if rank in (12, 13):
-            out += swaps
+        out: list[Action] = (looks + swaps if rank == 13 else list(looks) if rank == 11
+                             else list(swaps) if rank == 12 else [])
         out.append({"type": "skip_power"})
         return out
 
@@ -601,6 +608,35 @@ class DutchEngine(Engine):
         """
         copied = _plain_copy(action) if type(action) is dict else None
         return super()._copied(action) if copied is None else copied
+
+    def apply(self, player: str, action: Action) -> list[Event]:
+        """Apply *action* for *player*, log it and return the events it caused (:meth:`Engine.apply
+        <bot.engine.core.Engine.apply>`: the same checks in the same order, the same copy of the action
+        (:meth:`_copied`), the same log and errors), its steps written out: every move goes through here.
+
+        Raises
+        ------
+        IllegalAction
+            The game is over, *player* is not seated, the action is malformed or breaks a rule; the
+            message says which, and the state is untouched.
+        """
+        if player not in self.players:
+            raise IllegalAction(f"{player!r} is not playing at this table")
+        if self.phase == "over":
+            raise IllegalAction("the game is over")
+        copied = _plain_copy(action) if type(action) is dict else None
+        if copied is None:
+            copied = super()._copied(action)
+            if not isinstance(copied, dict) or not isinstance(copied.get("type"), str):
+                raise IllegalAction(f"an action must be an object with a 'type', got {copied!r}")
+        elif type(copied.get("type")) is not str:
+            raise IllegalAction(f"an action must be an object with a 'type', got {copied!r}")
+        events = self._apply(player, copied)
+        self._count += 1
+        if self._actions is not None:
+            self._actions.append(copied)
+            self._actors.append(player)
+        return events
 
     def _apply(self, player: str, action: Action) -> list[Event]:
         kind = action["type"]
@@ -690,29 +726,40 @@ class DutchEngine(Engine):
     # -- the turn (§5)
 
     def _do_draw(self, player: str, action: Action) -> list[Event]:
-        self._shape(action)
-        self._need_turn(player, "draw", "draw")
-        if self._due_to_end():
+        if len(action) != 1:
+            self._shape(action)
+        players = self.players
+        if not (self.phase == "play" and self.power is None and self.step == "draw" and player == players[self.turn]):
+            self._need_turn(player, "draw", "draw")
+        deck = self.deck
+        if self.ending or not deck:  # self._due_to_end(), in play at the draw step with no power
             raise IllegalAction("there is nothing left to draw: the round is over, reveal the hands")
-        card = self.deck.pop()
+        card = deck.pop()
         self.drawn = card
         self.step = "decide"
         self.window = None
-        self.seen[card] = self.seen.get(card, 0) | 1 << self.players.index(player)  # _see(card, [player])
+        seen = self.seen
+        seen[card] = seen.get(card, 0) | 1 << players.index(player)  # _see(card, [player])
         return [_event("drew", {"player": player, "deck": len(self.deck)}),
                 _event("drew_card", {"player": player, "card": dict(_JSON[card])}, (player,))]
 
     def _do_discard(self, player: str, action: Action) -> list[Event]:
-        self._shape(action)
-        self._need_turn(player, "decide", "discard")
+        if len(action) != 1:
+            self._shape(action)
+        if not (self.phase == "play" and self.power is None and self.step == "decide"
+                and player == self.players[self.turn]):
+            self._need_turn(player, "decide", "discard")
         card = self._held()
         self.drawn = None
         events = [_event("discarded", {"player": player, "card": dict(_JSON[card]), "from": "drawn"})]
         return events + self._after_discard(player, card, drawn=True)
 
     def _do_swap(self, player: str, action: Action) -> list[Event]:
-        self._shape(action, "position")
-        self._need_turn(player, "decide", "swap")
+        if len(action) != 2 or "position" not in action:
+            self._shape(action, "position")
+        if not (self.phase == "play" and self.power is None and self.step == "decide"
+                and player == self.players[self.turn]):
+            self._need_turn(player, "decide", "swap")
         pos = self._own_slot(player, action["position"], "swap")
         old = self._card_at(player, pos)
         self.hands[player][pos] = self.drawn
@@ -736,11 +783,11 @@ class DutchEngine(Engine):
     def _after_discard(self, player: str, card_id: str, *, drawn: bool) -> list[Event]:
         """A normal discard: it goes face up, opens a jump-in window and may give a power (§5–§7)."""
         self.discard.append(card_id)
-        self._see(card_id, self.players)
-        self.discards += 1
+        self.seen[card_id] = (1 << len(self.players)) - 1  # self._see(card_id, self.players): everyone
+        number = self.discards = self.discards + 1
         rank, name = _RANKS[card_id], _NAMES[card_id]
-        self.window = {"number": self.discards, "rank": rank, "name": name, "taken": False}
-        events = [_event("jump_in_window", {"discard": self.discards, "rank": name})]
+        self.window = {"number": number, "rank": rank, "name": name, "taken": False}
+        events = [_event("jump_in_window", {"discard": number, "rank": name})]
         # Aggressive: a J/Q/K drawn and discarded at once gives its power. Passive: any discarded J/Q/K (§6).
         if rank in POWERS and (drawn or self.options.variant != "aggressive"):
             self.power = {"player": player, "rank": rank, "left": POWERS[rank], "after": "advance"}
@@ -751,15 +798,16 @@ class DutchEngine(Engine):
     def _end_turn(self) -> list[Event]:
         """Pass the turn on (§5), counting down the last turns after a Dutch call (§9)."""
         self.step = "draw"
+        players = self.players
         if self.final_turns is None:
-            self.turn = (self.turn + 1) % len(self.players)
+            turn = self.turn = (self.turn + 1) % len(players)
         elif self.final_turns:
-            self.turn = self.players.index(self.final_turns.pop(0))
+            turn = self.turn = players.index(self.final_turns.pop(0))
         else:
             self.ending = True
-            self.turn = (self.turn + 1) % len(self.players)
-        current = self.players[self.turn]
-        if self._due_to_end():
+            turn = self.turn = (self.turn + 1) % len(players)
+        current = players[turn]
+        if self.phase == "play" and self.power is None and (self.ending or not self.deck):  # _due_to_end()
             return [_event("round_due", {"player": current, "why": "dutch" if self.ending else "deck"})]
         return [_event("turn", {"player": current, "round": self.round})]
 
@@ -789,9 +837,14 @@ class DutchEngine(Engine):
     def _do_power_look(self, player: str, action: Action) -> list[Event]:
         self._shape(action, "player", "position")
         self._need_power(player, (11, 13), "look at a card")
-        q, i = self._any_slot(_pos({"player": action["player"], "position": action["position"]}), "look there")
-        card = self._card_at(q, i)
-        self._see(card, [player])
+        q, i = action["player"], action["position"]
+        hand = self.hands.get(q) if type(q) is str else None
+        card = hand[i] if hand is not None and type(i) is int and 0 <= i < len(hand) else None
+        if card is None:  # the checks of _any_slot(_pos(...)), for their messages
+            q, i = self._any_slot(_pos({"player": q, "position": i}), "look there")
+            card = self._card_at(q, i)
+        seen = self.seen
+        seen[card] = seen.get(card, 0) | 1 << self.players.index(player)  # self._see(card, [player])
         events = [_event("power_look", {"player": player, "owner": q, "position": i}),
                   _event("saw", {"player": player, "owner": q, "position": i, "why": "power",
                                 "card": dict(_JSON[card])}, (player,))]
@@ -802,8 +855,8 @@ class DutchEngine(Engine):
         self._need_power(player, (12, 13), "swap cards")
         a = self._any_slot(_pos(action["first"]), "swap that")
         b = self._any_slot(_pos(action["second"]), "swap that")
-        order = {p: k for k, p in enumerate(self.players)}
-        if not (order[a[0]], a[1]) < (order[b[0]], b[1]):
+        index = self.players.index
+        if not (index(a[0]), a[1]) < (index(b[0]), b[1]):
             raise IllegalAction("name two different cards, the first before the second in seat and position order")
         self.hands[a[0]][a[1]], self.hands[b[0]][b[1]] = self.hands[b[0]][b[1]], self.hands[a[0]][a[1]]
         events = [_event("power_swap", {"player": player, "first": {"player": a[0], "position": a[1]},

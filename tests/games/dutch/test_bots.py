@@ -9,6 +9,7 @@ import pytest
 from bot.engine.core import Event
 from bot.engine.simulate import play_game, summarize
 from bot.games.dutch import BOTS, ENGINE, ForgetfulBot, PerfectBot, figures
+from bot.games.dutch.bots import _Table
 from tests.games.dutch.helpers import jump, prepared
 
 FIGURES = {"rounds", "avg_final_hand", "dutch_calls", "undercuts", "outright_calls", "deck_endings",
@@ -140,3 +141,75 @@ def test_bot_dumps_a_high_card_on_adversaries_at_random_not_by_seat():
         assert action["type"] == "power_swap" and action["first"] == {"player": "ann", "position": 0}
         targets.add(action["second"]["player"])
     assert targets == {"bob", "cat"}
+
+
+def _tracking_bot(cls):
+    """*cls*, checking after each batch of events it observes that its record of the table and of whose move
+    it is (``table``, ``playing``, ``in_turn``, ``power_left``, ``live_window``) equal the engine's state."""
+
+    class Tracked(cls):
+        engine = None
+        checked = 0
+
+        def observe(self, events):
+            super().observe(events)
+            game = type(self).engine
+            assert self.playing == (game.phase == "play")
+            if self.playing:
+                assert self.in_turn == game.current
+            power = game.power
+            assert self.power_left == (power["left"] if power is not None and power["player"] == self.player else 0)
+            window = game.window
+            assert self.live_window == (None if window is None or window["taken"] else
+                                        (window["number"], window["rank"]))
+            if self.table is not None:
+                seen = _Table.from_view(game.view(self.player))
+                assert (self.table.red_kings, self.table.players, self.table.slots, self.table.window) == (
+                    seen.red_kings, seen.players, seen.slots, seen.window)
+                type(self).checked += 1
+
+    return Tracked
+
+
+@pytest.mark.parametrize("variant", ["passive", "aggressive"])
+@pytest.mark.parametrize("bot", ["perfect", "forgetful"])
+def test_the_bots_record_of_the_table_follows_every_move(variant, bot):
+    """What a bot keeps of the table from the events (to wait, and to choose without a view) equals the
+    engine's state after every move of seeded games, and the games are those of the plain bots."""
+    tracked = _tracking_bot(BOTS[bot])
+
+    class Engine(ENGINE):
+        def _setup(self):
+            tracked.engine = self
+            return super()._setup()
+
+    for seed in range(1, 4):
+        for players in (["a", "b"], ["a", "b", "c", "d"]):
+            record = play_game(Engine, players, seed=seed, bot_classes=[tracked] * len(players),
+                               options={"variant": variant, "red_kings": -2})
+            plain = play_game(ENGINE, players, seed=seed, bot_classes=[BOTS[bot]] * len(players),
+                              options={"variant": variant, "red_kings": -2})
+            assert record.engine.log()["actions"] == plain.engine.log()["actions"]
+    assert tracked.checked > 1000
+
+
+def test_a_bot_waits_out_of_turn_and_not_in_turn():
+    """is_idle: out of turn with no window, yes; in turn, or with a sure card for an untaken window, no."""
+    game = prepared({"ann": ["5H", "9D"], "bob": ["4D"], "cat": ["5S", "3S"]}, deck=["5C", "6C", "7C"])
+    cat, bob = bot_for(game, "cat"), bot_for(game, "bob")
+    assert not cat.is_idle()  # nothing seen yet: it does not know the round is in play
+    start = [Event("turn", {"player": "ann", "round": 1})]
+    feed(cat, start)
+    feed(bob, start)
+    assert cat.is_idle() and bob.is_idle()
+    for action in ({"type": "draw"}, {"type": "discard"}):  # ann discards a 5: cat remembers none yet
+        events = game.apply("ann", action)
+        feed(cat, events)
+        feed(bob, events)
+        assert cat.is_idle()
+    assert not bob.is_idle()  # bob's turn now
+    cat.memory[("cat", 0)] = {"id": "5S", "rank": 5, "suit": "S"}
+    assert not cat.is_idle()
+    assert cat.choose_lazily(game.legal_actions("cat"), lambda: game.view("cat")) == jump(game, "cat", 0)
+    feed(cat, game.apply("bob", jump(game, "bob", 0)))  # bob is first (and wrong): the window is taken
+    assert cat.is_idle() and cat.choose_lazily(game.legal_actions("cat"), lambda: game.view("cat")) is None
