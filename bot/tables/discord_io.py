@@ -789,6 +789,11 @@ class DiscordTables(TableRestore):
             if self._notes_changed_since_drawn(table):  # e.g. a peek ran out while the last pass was drawing
                 table.boards_dirty.set()
             await wait_event(table.boards_dirty, max(0.02, timeout))
+            if not table.boards and not self._fading.get(table.id):  # no board open: nothing to refresh
+                table.boards_dirty.clear()
+                if table.status != "running" or self._closing:
+                    return
+                continue
             # A click's own answer goes out before the boards it changed (FOLLOW_S).
             await asyncio.sleep(max(last + interval - time.monotonic(), FOLLOW_S))
             table.boards_dirty.clear()
