@@ -609,35 +609,6 @@ class DutchEngine(Engine):
         copied = _plain_copy(action) if type(action) is dict else None
         return super()._copied(action) if copied is None else copied
 
-    def apply(self, player: str, action: Action) -> list[Event]:
-        """Apply *action* for *player*, log it and return the events it caused (:meth:`Engine.apply
-        <bot.engine.core.Engine.apply>`: the same checks in the same order, the same copy of the action
-        (:meth:`_copied`), the same log and errors), its steps written out: every move goes through here.
-
-        Raises
-        ------
-        IllegalAction
-            The game is over, *player* is not seated, the action is malformed or breaks a rule; the
-            message says which, and the state is untouched.
-        """
-        if player not in self.players:
-            raise IllegalAction(f"{player!r} is not playing at this table")
-        if self.phase == "over":
-            raise IllegalAction("the game is over")
-        copied = _plain_copy(action) if type(action) is dict else None
-        if copied is None:
-            copied = super()._copied(action)
-            if not isinstance(copied, dict) or not isinstance(copied.get("type"), str):
-                raise IllegalAction(f"an action must be an object with a 'type', got {copied!r}")
-        elif type(copied.get("type")) is not str:
-            raise IllegalAction(f"an action must be an object with a 'type', got {copied!r}")
-        events = self._apply(player, copied)
-        self._count += 1
-        if self._actions is not None:
-            self._actions.append(copied)
-            self._actors.append(player)
-        return events
-
     def _apply(self, player: str, action: Action) -> list[Event]:
         kind = action["type"]
         name = self._HANDLERS.get(kind)
