@@ -109,7 +109,7 @@ class _Cards(list[list[BlitzCard]]):
         return _Cards(list(pile) for pile in self)
 
 
-class _ActionLog(list[tuple[str, Action]]):
+class _ActionLog(list[Action]):
     """The engine core's accepted-action log, deep-copied as a new list of the same entries.
 
     Logged actions are canonical JSON data that nothing mutates (``Engine.log`` hands out deep
