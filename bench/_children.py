@@ -20,7 +20,7 @@ from pathlib import Path
 import bot
 from sandbox import FakeDiscord
 
-__all__ = ["ROOT", "CLK_TCK", "Child", "child_env", "spawn", "host_cpu", "error_kinds"]
+__all__ = ["ROOT", "CLK_TCK", "Child", "child_env", "spawn", "start_parlor", "host_cpu", "error_kinds"]
 
 ROOT = Path(bot.__file__).resolve().parent.parent
 """The checkout whose ``bot`` package is imported (``PYTHONPATH`` decides: a before run names another)."""
@@ -137,6 +137,27 @@ async def spawn(name: str, args: list[str], env: dict[str, str], cwd: str) -> Ch
     proc = await asyncio.create_subprocess_exec(sys.executable, *args, env=env, cwd=cwd,
                                                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     return Child(name, proc, started)
+
+
+async def start_parlor(fake: FakeDiscord, tmp: str, config_text: str, profile: str | None = None) -> Child:
+    """|coro| ``parlor sync`` then ``parlor run`` against *fake*, in children, with *config_text* as the
+    configuration file and a database in *tmp*; returns the running one once it is ready.
+
+    With *profile* (a file name) the bot runs under ``cProfile``, which writes its statistics there
+    when the bot stops (SIGTERM: a clean shutdown).
+    """
+    config = Path(tmp) / "parlor.toml"
+    config.write_text(config_text, encoding="utf-8")
+    env = child_env(fake, PARLOR_DB=str(Path(tmp) / "parlor.db"))
+    sync = await spawn("parlor sync", ["-m", "bot.cli", "--config", str(config), "sync"], env, tmp)
+    if await sync.proc.wait() != 0:
+        await asyncio.sleep(0.1)
+        raise RuntimeError("parlor sync failed:\n" + sync.tail())
+    await sync.stop()
+    profiler = ["-m", "cProfile", "-o", str(Path(profile).resolve())] if profile else []
+    child = await spawn("parlor run", [*profiler, "-m", "bot.cli", "--config", str(config), "run"], env, tmp)
+    await child.wait_line(r"ready as ", 60)
+    return child
 
 
 def host_cpu() -> tuple[float, float]:

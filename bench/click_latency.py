@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from _children import ROOT, Child, child_env, error_kinds, host_cpu, spawn  # bench/, beside this file
+from _children import ROOT, Child, child_env, error_kinds, host_cpu, spawn, start_parlor  # bench/, beside this file
 from aiohttp import web
 
 from sandbox import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
@@ -104,26 +104,6 @@ def install_stopwatch(fake: FakeDiscord) -> None:
 
 
 # ------------------------------------------------------------------ child processes
-
-
-async def start_parlor(fake: FakeDiscord, tmp: str, profile: str | None = None) -> Child:
-    """|coro| ``parlor sync`` then ``parlor run`` against *fake*, in children; returns the running one once ready.
-
-    With *profile* (a file name) the bot runs under ``cProfile``, which writes its statistics there
-    when the bot stops (SIGTERM: a clean shutdown).
-    """
-    config = Path(tmp) / "parlor.toml"
-    config.write_text("[tables]\nidle_seconds = 3600\n", encoding="utf-8")
-    env = child_env(fake, PARLOR_DB=str(Path(tmp) / "parlor.db"))
-    sync = await spawn("parlor sync", ["-m", "bot.cli", "--config", str(config), "sync"], env, tmp)
-    if await sync.proc.wait() != 0:
-        await asyncio.sleep(0.1)
-        raise RuntimeError("parlor sync failed:\n" + sync.tail())
-    await sync.stop()
-    profiler = ["-m", "cProfile", "-o", str(Path(profile).resolve())] if profile else []
-    child = await spawn("parlor run", [*profiler, "-m", "bot.cli", "--config", str(config), "run"], env, tmp)
-    await child.wait_line(r"ready as ", 60)
-    return child
 
 
 async def start_bare(fake: FakeDiscord, tmp: str) -> Child:
@@ -381,7 +361,7 @@ async def main() -> None:
             bare_fake.enforce_discord_rate_limits()
             places = world(parlor_fake, args.tables, args.persons)
             bare_places = world(bare_fake, args.tables, args.persons)
-            parlor = await start_parlor(parlor_fake, tmp, args.profile)
+            parlor = await start_parlor(parlor_fake, tmp, "[tables]\nidle_seconds = 3600\n", args.profile)
             bare = await start_bare(bare_fake, tmp)
             try:
                 t = time.monotonic()
