@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
 from collections.abc import AsyncIterator
@@ -28,8 +29,19 @@ class World:
 
 
 async def stored_log(bot: ParlorBot, table) -> dict:
-    """*table*'s game log as stored (``Engine.log()`` shape): a table's engine keeps none in memory."""
-    actions = [[a.player_id, a.action] for a in await bot.storage.actions(table.id)]
+    """*table*'s game log as stored (``Engine.log()`` shape): a table's engine keeps none in memory.
+
+    A move is applied, then stored (its player is answered after both): this waits up to 5 s for
+    every move the engine holds to be in the database, so a test never reads the log mid-commit.
+    """
+    deadline = asyncio.get_running_loop().time() + 5
+    while True:
+        rows = await bot.storage.actions(table.id)
+        engine = table.engine
+        if engine is None or len(rows) >= engine.action_count or asyncio.get_running_loop().time() > deadline:
+            break
+        await asyncio.sleep(0.02)
+    actions = [[a.player_id, a.action] for a in rows]
     return {"kind": table.kind, "seed": table.seed, "options": table.options,
             "players": [s.player_id for s in table.seats], "actions": actions}
 
