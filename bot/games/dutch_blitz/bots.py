@@ -58,13 +58,13 @@ class DutchBlitzBot(Bot):
         """Track Dutch-pile plays (anyone's) and this bot's own Wood-pile turnovers."""
         for event in events:
             kind = event.type
-            if kind == "dutch" or kind == "hand_started":
+            if kind == "flip":  # the commonest event; a turnover is rare
+                data = event.data
+                if data.get("turned_over") and data.get("player") == self.player:
+                    self.turnovers_since_dutch += 1
+            elif kind == "dutch" or kind == "hand_started":
                 self.turnovers_since_dutch = 0
                 self.shifted_since_dutch = False
-            elif kind == "flip":
-                data = event.data
-                if data.get("player") == self.player and data.get("turned_over"):
-                    self.turnovers_since_dutch += 1
 
     def chooses_nothing(self, legal: Sequence[Action]) -> bool:
         """Whether *legal* is only the host's ``next_hand``: a bot that is ready waits for the others (§11)."""
@@ -126,88 +126,45 @@ class GreedyBot(DutchBlitzBot):
         # action of each kind in the order above, and every Dutch-pile play from a Post pile (their
         # order depends on the piles' sizes). The same pass notes which of flip, shift and end_hand are
         # there (an action equal to {"type": ...} alone) for the stuck moves.
-        from_blitz_dutch = from_wood_dutch = from_blitz = stack = from_wood = None
-        from_posts: list[Action] = []  # Dutch-pile plays from Post piles
-        builds: list[Action] = []  # post moves from Post piles
-        flip = shift = between = False
+        flip = shift = None
         ends = 0
+        between = moves = False
         for action in legal:
             kind = action["type"]
             if kind == "flip":
                 if len(action) == 1:
-                    flip = True
+                    flip = action
             elif kind == "end_hand":
                 if len(action) == 1:
                     ends += 1
             elif kind == "shift":
                 if len(action) == 1:
-                    shift = True
-            elif kind == "dutch":
-                source = action["from"]
-                if source == "blitz":
-                    if from_blitz_dutch is None:
-                        from_blitz_dutch = action
-                elif source == "wood":
-                    if from_wood_dutch is None:
-                        from_wood_dutch = action
-                else:
-                    from_posts.append(action)
-            elif kind == "post":
-                source = action["from"]
-                if source == "blitz":
-                    if from_blitz is None:
-                        from_blitz = action
-                elif source == "wood":
-                    if from_wood is None:
-                        from_wood = action
-                else:
-                    builds.append(action)
-            elif kind == "stack":
-                if stack is None:
-                    stack = action
+                    shift = action
+            elif kind == "dutch" and action["from"] == "blitz":
+                # The first choice, and the first such play is the one taken (Dutch-pile plays are
+                # listed only during a hand, never with ready or next_hand: §11).
+                return action
             elif kind in _BETWEEN_HANDS:
                 between = True
+            else:
+                moves = True
         if between:
             if _only_next_hand(legal):  # chooses_nothing(legal)
                 return None
             if view()["phase"] != "play":
                 return self._between_hands(legal)
-        if from_blitz_dutch is not None:
-            return from_blitz_dutch
-        if from_posts:
-            # A single-card Post pile played out is refilled from the Blitz pile: prefer it.
-            if len(from_posts) > 1 and any(a["from"] != from_posts[0]["from"] for a in from_posts):
-                posts = _me(view)["posts"]
-                for action in from_posts:
-                    if len(posts[int(action["from"][5:])]) == 1:
-                        return action
-            return from_posts[0]
-        if from_wood_dutch is not None:
-            return from_wood_dutch
-        if from_blitz is not None:
-            return from_blitz
-        if stack is not None:
-            return stack
-        if builds:
-            posts = _me(view)["posts"]
-            for action in builds:
-                source = action["from"]
-                if source.startswith("post:") and len(posts[int(source[5:])]) == 1:
-                    return action
-        if from_wood is not None:
-            me = _me(view)
-            blitz_top, wood_top = me["blitz_top"], me["wood_top"]
-            if (blitz_top and wood_top and blitz_top["value"] == wood_top["value"] - 1
-                    and _is_boy(blitz_top) != _is_boy(wood_top)):
-                return from_wood
+        if moves:  # (most choices have no card move to weigh: a flip, a shift or the end of the hand)
+            choice = _best_move(legal, view)
+            if choice is not None:
+                return choice
         # _stuck_moves(legal), from what the pass noted.
         if ends and (self.turnovers_since_dutch >= self.stuck_turnovers or ends == len(legal)):
             return {"type": "end_hand"}
-        if self.turnovers_since_dutch >= 1 and not self.shifted_since_dutch and shift:
+        if shift is not None and self.turnovers_since_dutch >= 1 and not self.shifted_since_dutch:
             self.shifted_since_dutch = True
-            return {"type": "shift"}
-        if flip:
-            return {"type": "flip"}
+            return shift
+        if flip is not None:
+            return flip
         return {"type": "end_hand"} if ends else None
 
 
@@ -263,6 +220,65 @@ class RandomBot(BaseRandomBot):
     """Random play, the floor of the strength table: any legal move but the host's (§11, §8)."""
 
     avoid = DutchBlitz.table_actions
+
+
+def _best_move(legal: Sequence[Action], view: Callable[[], dict[str, Any]]) -> Action | None:
+    """The card move :meth:`GreedyBot.choose_lazily` prefers among *legal* (after a Dutch-pile play from the
+    Blitz pile, which it takes at once), by its order of preference, or ``None`` when none is worth making
+    (§3–§5). Reads ``view()`` only when the order depends on the Post piles' sizes or the Blitz and Wood tops.
+    """
+    from_wood_dutch = from_blitz = stack = from_wood = None
+    from_posts: list[Action] = []  # Dutch-pile plays from Post piles
+    builds: list[Action] = []  # post moves from Post piles
+    for action in legal:
+        kind = action["type"]
+        if kind == "dutch":
+            source = action["from"]
+            if source == "wood":
+                if from_wood_dutch is None:
+                    from_wood_dutch = action
+            elif source != "blitz":
+                from_posts.append(action)
+        elif kind == "post":
+            source = action["from"]
+            if source == "blitz":
+                if from_blitz is None:
+                    from_blitz = action
+            elif source == "wood":
+                if from_wood is None:
+                    from_wood = action
+            else:
+                builds.append(action)
+        elif kind == "stack":
+            if stack is None:
+                stack = action
+    if from_posts:
+        # A single-card Post pile played out is refilled from the Blitz pile: prefer it.
+        if len(from_posts) > 1 and any(a["from"] != from_posts[0]["from"] for a in from_posts):
+            posts = _me(view)["posts"]
+            for action in from_posts:
+                if len(posts[int(action["from"][5:])]) == 1:
+                    return action
+        return from_posts[0]
+    if from_wood_dutch is not None:
+        return from_wood_dutch
+    if from_blitz is not None:
+        return from_blitz
+    if stack is not None:
+        return stack
+    if builds:
+        posts = _me(view)["posts"]
+        for action in builds:
+            source = action["from"]
+            if source.startswith("post:") and len(posts[int(source[5:])]) == 1:
+                return action
+    if from_wood is not None:
+        me = _me(view)
+        blitz_top, wood_top = me["blitz_top"], me["wood_top"]
+        if (blitz_top and wood_top and blitz_top["value"] == wood_top["value"] - 1
+                and _is_boy(blitz_top) != _is_boy(wood_top)):
+            return from_wood
+    return None
 
 
 def _only_next_hand(legal: Sequence[Action]) -> bool:

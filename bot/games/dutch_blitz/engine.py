@@ -129,13 +129,6 @@ _DECKS: dict[int, tuple[BlitzCard, ...]] = {}
 Cards are immutable, so every deal shuffles a copy of the same card objects: the same order as
 shuffling a new deck, without building 40 cards per seat and hand."""
 
-_JSON_BY_ID: dict[int, tuple[BlitzCard, dict[str, Any]]] = {}
-"""``id(card)`` to ``(card, card.to_json())`` for the cards of :data:`_DECKS` (kept alive there, so
-an id is never reused by another card)."""
-
-_JSON_BY_KEY: dict[tuple[int, str, int], dict[str, Any]] = {}
-"""``(owner, colour, value)`` to ``to_json()`` for any other card (built by a test, unpickled)."""
-
 _BOYS = frozenset({"red", "blue"})
 """The boy colours (``BlitzCard.is_boy``; ``docs/rules/dutch-blitz.md`` §1)."""
 
@@ -158,13 +151,15 @@ def _deck(owner: int) -> list[BlitzCard]:
     if deck is None:
         deck = _DECKS[owner] = tuple(blitz_deck(owner))
         for card in deck:
-            _JSON_BY_ID[id(card)] = (card, card.to_json())
+            info = _INFO[id(card)] = _make_info(card)
+            _JSONS[id(card)] = info[4]
     return list(deck)
 
 
 def _card_json(card: BlitzCard) -> dict[str, Any]:
     """``card.to_json()``, memoised (cards are immutable); each call returns a fresh dict (for events)."""
-    return _shared_json(card).copy()
+    json = _JSONS.get(id(card))
+    return (_info(card)[4] if json is None else json).copy()
 
 
 def _shared_json(card: BlitzCard) -> dict[str, Any]:
@@ -172,14 +167,8 @@ def _shared_json(card: BlitzCard) -> dict[str, Any]:
     read and never changed (``docs/design.md`` §2), and a fresh copy per card of every open board
     would cost each table about 5 KB.
     """
-    hit = _JSON_BY_ID.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    key = (card.owner, card.colour, card.value)
-    cached = _JSON_BY_KEY.get(key)
-    if cached is None:
-        cached = _JSON_BY_KEY[key] = card.to_json()
-    return cached
+    json = _JSONS.get(id(card))
+    return _info(card)[4] if json is None else json
 
 
 _Top = tuple[str, int, tuple[str, int], bool]
@@ -188,40 +177,54 @@ _Top = tuple[str, int, tuple[str, int], bool]
 _Key = tuple[str, int]
 """``(colour, value)``: a card, or the card a Dutch pile takes next (an *opening*)."""
 
-_WoodTop = tuple[BlitzCard, _Top, tuple[int, bool], "_Key | None"]
-"""A Wood pile's top as the memos keep it: ``(card, its _Top, (value, is_boy), (colour, value) or None for a 1)``."""
+_Info = tuple[BlitzCard, int, _Key, bool, dict[str, Any], tuple[int, bool], "_Key | None", tuple[int, bool],
+              _Top, tuple[_Top, ...], "_Key | None"]
+"""What the memos read of a card: ``(a card equal to it, value, (colour, value), is_boy, its shared to_json(), (value,
+is_boy), opening, wanted, blitz top, post tops, next)``. *opening* is the ``(colour, value)`` a Dutch pile needs
+for the card to go on it (``None`` for a 1, which starts a pile); *wanted* the ``(value, is_boy)`` of the
+cards that may go on it on a Post pile (one lower, the other kind, §4); *blitz top* its :data:`_Top` on top
+of the Blitz pile and *post tops* on top of each Post pile ``j`` (``j`` < ``len(_POST_NAMES)``); *next* the
+opening of a Dutch pile topped by the card (``None`` for a 10: the pile is complete)."""
 
-_WOOD_TOPS: dict[int, _WoodTop] = {}
-"""``id(card)`` to :data:`_WoodTop` of every card that has been on top of a Wood pile (the entry keeps
-the card alive, so its id is never reused)."""
+_INFO: dict[int, _Info] = {}
+"""``id(card)`` to :data:`_Info` of every card of :data:`_DECKS` (kept alive there, so an id found here is
+that card's: no identity check needed)."""
+
+_INFO_BY_KEY: dict[tuple[int, str, int], _Info] = {}
+"""``(owner, colour, value)`` to :data:`_Info` for any other card (built by a test, unpickled): at most one
+entry per card of the decks, however many such cards are made."""
+
+_JSONS: dict[int, dict[str, Any]] = {}
+"""``id(card)`` to the shared ``to_json()`` of every card of :data:`_DECKS` (``_INFO[id(card)][4]``), for
+lookups at C speed (``map``)."""
+
+_JSON_OF = _JSONS.__getitem__
 
 
-def _top(source: str, card: BlitzCard) -> _Top:
+def _make_info(card: BlitzCard) -> _Info:
     colour, value = card.colour, card.value
-    return (source, value, (colour, value), colour in _BOYS)
+    boy = colour in _BOYS
+    key = (colour, value)
+    return (card, value, key, boy, card.to_json(), (value, boy), None if value == 1 else key, (value - 1, not boy),
+            ("blitz", value, key, boy), tuple((name, value, key, boy) for name in _POST_NAMES),
+            (colour, value + 1) if value < 10 else None)
 
 
-def _wood_top(card: BlitzCard) -> _WoodTop:
-    """:data:`_WoodTop` of *card* (memoised; cards are immutable)."""
-    hit = _WOOD_TOPS.get(id(card))
-    if hit is None or hit[0] is not card:
-        top = _top("wood", card)
-        hit = _WOOD_TOPS[id(card)] = (card, top, (top[1], top[3]), None if top[1] == 1 else top[2])
-    return hit
+def _info(card: BlitzCard) -> _Info:
+    """:data:`_Info` of *card* (memoised; cards are immutable). Hot paths look a deck card up in
+    :data:`_INFO` themselves and call this for the others.
+    """
+    info = _INFO.get(id(card))
+    if info is None:
+        key = (card.owner, card.colour, card.value)
+        info = _INFO_BY_KEY.get(key)
+        if info is None:
+            info = _INFO_BY_KEY[key] = _make_info(card)
+    return info
 
 
 def _post_name(index: int) -> str:
     return _POST_NAMES[index] if index < len(_POST_NAMES) else f"post:{index}"
-
-
-def _builds(visible: list[_Top], tops: list[tuple[str, int, bool]]) -> list[Action]:
-    """The ``post`` actions of the *visible* cards onto the Post pile *tops* (§4), by source then target."""
-    out: list[Action] = []
-    for source, value, _, boy in visible:
-        for to, top_value, top_boy in tops:
-            if top_value == value + 1 and top_boy != boy and to != source:
-                out.append({"type": "post", "from": source, "to": to})
-    return out
 
 
 def _dutch_plays(visible: list[_Top], openings: dict[_Key, list[int]]) -> list[Action]:
@@ -246,41 +249,49 @@ class _Head:
     ----------
     blitz_top, posts:
         The Blitz pile's top (or ``None``) and a copy of the Post piles (each pile copied) it was made from.
-    tops:
-        ``(name, value, is_boy)`` of each Post pile's top.
+    blitz_json:
+        The Blitz pile's top as the view shows it (the card's shared dict, or ``None``).
+    post_tops:
+        :data:`_Top` of each Post pile's top, in pile order.
+    wants:
+        ``(value, is_boy)`` of a card to the names of the Post piles it may go on (§4), in pile order,
+        for the cards that fit somewhere.
     stacks:
         The ``stack`` actions (§5), which depend on the Post piles alone.
+    post_own, post_keys:
+        The ``post`` actions from one Post pile onto another (§4), by source then target, and the
+        ``(colour, value)`` of the Post tops that are 2 or more.
     visible, own:
         :data:`_Top` of the playable Blitz and Post tops, in ``Seat.visible()`` order, and their
-        ``post`` actions (§4).
+        ``post`` actions (§4), by source then target.
     keys:
         The ``(colour, value)`` of those tops that are 2 or more: the only openings of the centre their
         Dutch-pile plays depend on (a 1 always starts a new pile).
     gen, dutch:
         The Dutch-pile plays (§3) of :attr:`visible`, made for the centre of :attr:`_Memo.gen` ``gen``.
     wood_builds:
-        ``(value, is_boy)`` of a Wood card to its ``post`` actions onto these Post piles (§4), for the
-        cards that fit somewhere.
+        ``(value, is_boy)`` of a Wood card to its ``post`` actions onto these Post piles (§4), made for
+        the cards in :attr:`wants` when first needed.
     free, busy:
         What follows the Dutch-pile plays in the legal actions when there are none and when there are
         some, for a Wood pile whose top goes on no Post pile: :attr:`own`, the stacks (§5), ``flip``,
-        ``shift`` (only in ``free``, §7) and ``end_hand`` when the stuck rule is on (§8).
-    bare, bare_hand:
-        The same for an empty Wood pile (no ``shift``), with an empty hand (no ``flip``) and with a
-        hand (:attr:`busy` itself).
-    end:
-        ``[end_hand]`` when the stuck rule is on, else ``[]``.
+        ``shift`` (only in ``free``, §7) and ``end_hand`` when the stuck rule is on (§8). :attr:`busy`
+        also follows them for an empty Wood pile with cards in hand (no ``shift``).
     posts_json:
         The seat's ``posts`` in the view (card dicts), ``None`` until needed.
     """
 
-    __slots__ = ("blitz_top", "posts", "tops", "stacks", "visible", "keys", "own", "gen", "dutch", "wood_builds",
-                 "free", "busy", "bare", "bare_hand", "end", "posts_json")
+    __slots__ = ("blitz_top", "blitz_json", "posts", "post_tops", "wants", "stacks", "post_own", "post_keys",
+                 "visible", "keys", "own", "gen", "dutch", "wood_builds", "free", "busy", "posts_json")
 
     blitz_top: BlitzCard | None
+    blitz_json: dict[str, Any] | None
     posts: list[list[BlitzCard]]
-    tops: list[tuple[str, int, bool]]
+    post_tops: list[_Top]
+    wants: dict[tuple[int, bool], list[str]]
     stacks: list[Action]
+    post_own: list[Action]
+    post_keys: frozenset[_Key]
     visible: list[_Top]
     keys: frozenset[_Key]
     own: list[Action]
@@ -289,25 +300,45 @@ class _Head:
     wood_builds: dict[tuple[int, bool], list[Action]]
     free: list[Action]
     busy: list[Action]
-    bare: list[Action]
-    bare_hand: list[Action]
-    end: list[Action]
     posts_json: list[list[dict[str, Any]]] | None
 
     def __init__(self, blitz_top: BlitzCard | None, posts: list[list[BlitzCard]], prev: _Head | None,
-                 move_post_stacks: bool, stuck: bool) -> None:
-        names = _POST_NAMES if len(posts) <= len(_POST_NAMES) else [f"post:{i}" for i in range(len(posts))]
+                 memo: _Memo) -> None:
         if prev is not None and prev.posts == posts:
             # A Blitz card played out: the Post piles did not change.
-            self.posts, self.posts_json, self.tops, self.stacks = prev.posts, prev.posts_json, prev.tops, prev.stacks
-            self.wood_builds = prev.wood_builds
+            self.posts, self.posts_json, self.post_tops, self.wants = (
+                prev.posts, prev.posts_json, prev.post_tops, prev.wants)
+            self.stacks, self.post_own, self.post_keys, self.wood_builds = (
+                prev.stacks, prev.post_own, prev.post_keys, prev.wood_builds)
+            wants = self.wants
         else:
             self.posts = posts = list(map(list, posts))
             self.posts_json = None
-            tops = self.tops = [(names[j], pile[-1].value, pile[-1].colour in _BOYS)
-                                for j, pile in enumerate(posts) if pile]
+            post_tops: list[_Top] = []
+            infos: list[_Info] = []
+            keys: list[_Key] = []
+            wants = {}
+            j = 0
+            for pile in posts:
+                if pile:
+                    card = pile[-1]
+                    info = _INFO.get(id(card)) or _info(card)
+                    top = info[9][j] if j < len(_POST_NAMES) else (f"post:{j}", info[1], info[2], info[3])
+                    post_tops.append(top)
+                    infos.append(info)
+                    if info[1] != 1:
+                        keys.append(info[2])
+                    targets = wants.get(info[7])
+                    if targets is None:
+                        wants[info[7]] = [top[0]]
+                    else:
+                        targets.append(top[0])
+                j += 1
+            self.post_tops, self.wants = post_tops, wants
+            self.wood_builds = {}
             stacks: list[Action] = []
-            if move_post_stacks:
+            if memo.move_post_stacks:
+                names = _POST_NAMES if len(posts) <= len(_POST_NAMES) else [f"post:{i}" for i in range(len(posts))]
                 for i, pile in enumerate(posts):
                     if len(pile) < 2:
                         continue  # a single card moves with "post"
@@ -315,28 +346,42 @@ class _Head:
                         if i != j and other and _fits_post(pile[0], other[-1]):
                             stacks.append({"type": "stack", "from": names[i], "to": names[j]})
             self.stacks = stacks
-            wood_builds: dict[tuple[int, bool], list[Action]] = {}
-            for to, value, boy in tops:
-                wood_builds.setdefault((value - 1, not boy), []).append({"type": "post", "from": "wood", "to": to})
-            self.wood_builds = wood_builds
+            post_own: list[Action] = []
+            j = 0
+            for info in infos:
+                targets = wants.get(info[5])
+                if targets is not None:
+                    source = post_tops[j][0]
+                    for to in targets:
+                        if to != source:
+                            post_own.append({"type": "post", "from": source, "to": to})
+                j += 1
+            self.post_own = post_own
+            self.post_keys = frozenset(keys)
         self.blitz_top = blitz_top
-        visible: list[_Top] = []
-        if blitz_top is not None:
-            visible.append(_top("blitz", blitz_top))
-        for j, pile in enumerate(self.posts):
-            if pile:
-                visible.append(_top(names[j], pile[-1]))
-        self.visible = visible
-        self.keys = frozenset([top[2] for top in visible if top[1] != 1])
-        own = self.own = _builds(visible, self.tops)
+        own = self.post_own
+        if blitz_top is None:
+            self.blitz_json = None
+            self.visible = self.post_tops
+            self.keys = self.post_keys
+        else:
+            info = _INFO.get(id(blitz_top)) or _info(blitz_top)
+            self.blitz_json = info[4]
+            self.visible = [info[8], *self.post_tops]
+            self.keys = self.post_keys if info[1] == 1 else self.post_keys | {info[2]}
+            targets = wants.get(info[5])
+            if targets is not None:
+                own = [{"type": "post", "from": "blitz", "to": to} for to in targets]
+                own.extend(self.post_own)
+        self.own = own
         self.gen = -1
         self.dutch = []
         # Same order as DutchBlitz._moves: post builds by source then target, stacks, flip, shift.
-        self.end = [{"type": "end_hand"}] if stuck else []
-        self.busy = [*own, *self.stacks, {"type": "flip"}, *self.end]
-        self.free = [*own, *self.stacks, {"type": "flip"}, {"type": "shift"}, *self.end]
-        self.bare = [*own, *self.stacks, *self.end]
-        self.bare_hand = self.busy
+        end = memo.end
+        if self.stacks:
+            own = [*own, *self.stacks]
+        self.busy = [*own, memo.flip, *end]
+        self.free = [*own, memo.flip, memo.shift, *end]
 
 
 class _SeatMemo:
@@ -350,23 +395,27 @@ class _SeatMemo:
     head:
         The :class:`_Head` part of its moves.
     wood, hand:
-        The Wood pile's top (:data:`_WoodTop`, ``None`` when empty) and whether the hand has cards.
+        The Wood pile's top (:data:`_Info`, ``None`` when empty) and whether the hand has cards.
     gen, legal:
         The legal actions (§13; never handed out, only copies of it) for the centre of
         :attr:`_Memo.gen` ``gen``.
     view:
         The seat's dict in the view (§12), for the totals and Ready set of the memo; ``None`` until needed.
+    posts_json:
+        The Post piles (copies) and their card dicts in the last view made of this seat, for the next
+        view to reuse the piles' lists that did not change; ``None`` until then.
     """
 
-    __slots__ = ("parts", "head", "wood", "hand", "gen", "legal", "view")
+    __slots__ = ("parts", "head", "wood", "hand", "gen", "legal", "view", "posts_json")
 
     parts: tuple[list[BlitzCard], list[list[BlitzCard]], list[BlitzCard], list[BlitzCard]]
     head: _Head
-    wood: _WoodTop | None
+    wood: _Info | None
     hand: bool
     gen: int
     legal: list[Action]
     view: dict[str, Any] | None
+    posts_json: tuple[list[list[BlitzCard]], list[list[dict[str, Any]]]] | None
 
 
 class _Memo:
@@ -386,6 +435,9 @@ class _Memo:
         The engine's options and players it was made for (compared by identity).
     move_post_stacks, stuck:
         From the options: whether ``stack`` moves are allowed (§5) and the stuck rule is on (§8).
+    flip, shift, end:
+        The ``flip`` and ``shift`` actions (§7) and ``[end_hand]`` when the stuck rule is on, else ``[]``
+        (§8): one of each for all the legal actions this memo hands out.
     seats:
         One :class:`_SeatMemo` per seat (``None`` until first needed).
     dutch, gen:
@@ -400,14 +452,17 @@ class _Memo:
         The ``hand_scores`` and ``hand_endings`` of the view (copies, compared with the state's).
     """
 
-    __slots__ = ("options", "players", "move_post_stacks", "stuck", "seats", "dutch", "gen", "openings", "piles_json",
-                 "totals", "ready", "scores", "endings")
+    __slots__ = ("options", "players", "move_post_stacks", "stuck", "flip", "shift", "end", "seats", "dutch", "gen",
+                 "openings", "piles_json", "totals", "ready", "scores", "endings")
 
     def __init__(self, options: DutchBlitzOptions, players: tuple[str, ...], seats: int) -> None:
         self.options = options
         self.players = players
         self.move_post_stacks = options.move_post_stacks
         self.stuck = options.stuck_seconds > 0
+        self.flip: Action = {"type": "flip"}
+        self.shift: Action = {"type": "shift"}
+        self.end: list[Action] = [{"type": "end_hand"}] if self.stuck else []
         self.seats: list[_SeatMemo | None] = [None] * seats
         self.dutch: list[list[BlitzCard]] | None = None
         self.gen = 0
@@ -429,14 +484,16 @@ class _Memo:
         if dutch is None:
             return
         openings = self.openings
+        info = _INFO.get(id(card)) or _info(card)
+        new_key = info[10]  # the opening the pile has now
         if started:
             if pile != len(dutch):
                 self.dutch = None
                 return
             dutch.append([card])
-            keys: tuple[_Key | None, ...] = ((card.colour, 2),)
-            if openings is not None:
-                openings.setdefault((card.colour, 2), []).append(pile)  # the highest index: still in order
+            keys: tuple[_Key | None, ...] = (new_key,)
+            if openings is not None and new_key is not None:  # (a 1: never None)
+                openings.setdefault(new_key, []).append(pile)  # the highest index: still in order
         else:
             if pile >= len(dutch):
                 self.dutch = None
@@ -444,8 +501,7 @@ class _Memo:
             copy = dutch[pile]
             old = copy[-1]
             copy.append(card)
-            old_key = (old.colour, old.value + 1) if old.value < 10 else None
-            new_key = (card.colour, card.value + 1) if card.value < 10 else None
+            old_key = (_INFO.get(id(old)) or _info(old))[10]
             keys = (old_key, new_key)
             if openings is not None:
                 if old_key is not None:
@@ -470,17 +526,32 @@ class _Memo:
                 head = sm.head
                 if head.gen == old_gen and head.keys.isdisjoint(keys):
                     head.gen = gen
-                    if sm.gen == old_gen and (sm.wood is None or sm.wood[3] not in keys):
+                    if sm.gen == old_gen and (sm.wood is None or sm.wood[6] not in keys):
                         sm.gen = gen
         piles_json = self.piles_json
         if piles_json is not None:
-            entry = {"pile": pile, "colour": card.colour, "top": _shared_json(card), "size": len(dutch[pile]),
-                     "complete": card.value == 10}
+            entry = {"pile": pile, "colour": info[2][0], "top": info[4], "size": len(dutch[pile]),
+                     "complete": info[1] == 10}
             piles_json = self.piles_json = piles_json.copy()
             if started:
                 piles_json.append(entry)
             else:
                 piles_json[pile] = entry
+
+
+def _plain_copy(action: Action) -> Action | None:
+    """A copy of *action* equal to ``canonical(action)`` (:func:`~bot.engine.core.canonical`) when its keys
+    are strings and its values strings, ints, booleans or ``None`` (every action the engine lists);
+    ``None`` for anything else (the caller then goes through ``canonical``, which decides).
+    """
+    out: Action = {}
+    for key, value in action.items():
+        kind = type(value)
+        if type(key) is str and (kind is str or kind is int or value is None or kind is bool):
+            out[key] = value
+        else:
+            return None
+    return out
 
 
 def _fits_post(card: BlitzCard, top: BlitzCard) -> bool:
@@ -689,11 +760,13 @@ class DutchBlitz(Engine):
                 or self.dutch != memo.dutch):
             memo = self._memo_now()
         sm = memo.seats[index]
-        if sm is None or _PARTS(self.seats[index]) != sm.parts:
-            sm = self._seat_now(memo, index, checked=True)
-        if sm.gen != memo.gen:
-            self._seat_legal(memo, sm)
-        legal = sm.legal
+        parts = _PARTS(self.seats[index])
+        if sm is None or parts != sm.parts:
+            sm = self._seat_now(memo, index, parts)
+        if sm.gen == memo.gen:
+            legal = sm.legal
+        else:
+            legal = self._seat_legal(memo, sm)
         if legal:
             return legal[:]
         # (with the stuck rule on, the legal actions end with end_hand: never empty)
@@ -713,9 +786,11 @@ class DutchBlitz(Engine):
         ValueError
             *player* is not seated in this game.
         """
+        phase = self.phase
+        if phase == PLAY and self.options.stuck_seconds > 0 and player in self.players:
+            return True  # (the simulator asks every seat holding a plan after every move)
         if player not in self.players:
             self._check_player(player)
-        phase = self.phase
         if phase != PLAY:
             return phase != OVER
         if self.options.stuck_seconds > 0:
@@ -736,34 +811,38 @@ class DutchBlitz(Engine):
             memo.piles_json = None
         return memo
 
-    def _seat_now(self, memo: _Memo, index: int, *, checked: bool = False) -> _SeatMemo:
-        """The memo of seat *index*, checked against its piles (renewed if they changed; *checked*: the
-        caller found that they did).
+    def _seat_now(self, memo: _Memo, index: int, parts: tuple[list[BlitzCard], list[list[BlitzCard]],
+                                                              list[BlitzCard], list[BlitzCard]]) -> _SeatMemo:
+        """The memo of seat *index* renewed from *parts*, its piles ``(blitz, posts, wood, hand)`` (the caller
+        found that they differ from the memo's copy).
         """
-        parts = _PARTS(self.seats[index])
         sm = memo.seats[index]
-        if sm is not None and not checked and parts == sm.parts:
-            return sm
         blitz, posts, wood, hand = parts
         blitz_top = blitz[-1] if blitz else None
         if sm is None:
             sm = memo.seats[index] = _SeatMemo()
+            sm.posts_json = None
             head = None
         else:
             head = sm.head
         if head is None or head.blitz_top is not blitz_top or head.posts != posts:
-            head = sm.head = _Head(blitz_top, posts, head, memo.move_post_stacks, memo.stuck)
+            head = sm.head = _Head(blitz_top, posts, head, memo)
         sm.parts = (blitz[:], head.posts, wood[:], hand[:])
-        sm.wood = _wood_top(wood[-1]) if wood else None
+        if wood:
+            top = wood[-1]
+            sm.wood = _INFO.get(id(top)) or _info(top)
+        else:
+            sm.wood = None
         sm.hand = bool(hand)
         sm.gen = -1
         sm.view = None
         return sm
 
-    def _seat_legal(self, memo: _Memo, sm: _SeatMemo) -> None:
-        """Make the legal actions of *sm* for the centre of *memo*, in the order ``_moves`` lists them:
-        the Dutch-pile plays by source then pile (§3), the ``post`` actions by source then target (§4),
-        the stacks (§5), ``flip``, ``shift`` when no Dutch-pile play is left (§7), ``end_hand`` (§8).
+    def _seat_legal(self, memo: _Memo, sm: _SeatMemo) -> list[Action]:
+        """Make (and return) the legal actions of *sm* for the centre of *memo*, in the order ``_moves``
+        lists them: the Dutch-pile plays by source then pile (§3), the ``post`` actions by source then
+        target (§4), the stacks (§5), ``flip``, ``shift`` when no Dutch-pile play is left (§7),
+        ``end_hand`` (§8).
         """
         openings = memo.openings
         if openings is None:
@@ -777,23 +856,29 @@ class DutchBlitz(Engine):
         dutch = head.dutch
         wood = sm.wood
         if wood is None:
-            tail = head.bare_hand if sm.hand else head.bare
-            sm.legal = dutch + tail if dutch else tail
+            # No Wood pile: no shift (§7), and no flip either when the hand is empty too.
+            tail = head.busy if sm.hand else [*head.own, *head.stacks, *memo.end]
+            legal = dutch + tail if dutch else tail
         else:
-            key = wood[3]
+            key = wood[6]
             if key is None:
                 dutch = [*dutch, {"type": "dutch", "from": "wood", "pile": None}]
             else:
                 piles = openings.get(key)
                 if piles:
                     dutch = dutch + [{"type": "dutch", "from": "wood", "pile": pile} for pile in piles]
-            builds = head.wood_builds.get(wood[2])
-            if builds is None:
-                sm.legal = dutch + head.busy if dutch else head.free
+            targets = head.wants.get(wood[5])
+            if targets is None:
+                legal = dutch + head.busy if dutch else head.free
             else:
-                own = [*head.own, *builds, *head.stacks, {"type": "flip"}]
-                sm.legal = [*dutch, *own, *head.end] if dutch else [*own, {"type": "shift"}, *head.end]
+                builds = head.wood_builds.get(wood[5])
+                if builds is None:
+                    builds = head.wood_builds[wood[5]] = [{"type": "post", "from": "wood", "to": to} for to in targets]
+                own = [*head.own, *builds, *head.stacks, memo.flip]
+                legal = [*dutch, *own, *memo.end] if dutch else [*own, memo.shift, *memo.end]
+        sm.legal = legal
         sm.gen = gen
+        return legal
 
     def _moves(self, seat: Seat) -> list[Action]:
         """Every card move, flip and shift of *seat* in a hand (everything but ``end_hand``)."""
@@ -828,6 +913,28 @@ class DutchBlitz(Engine):
         return all(not self._moves(seat) for seat in self.seats)
 
     # ------------------------------------------------------------------ applying actions
+
+    def _copied(self, action: Action) -> Action:
+        """The engine's copy of *action* (:meth:`Engine._copied <bot.engine.core.Engine._copied>`): an action
+        of strings, ints, booleans and ``None`` under string keys (every action the engine lists) is
+        copied directly (:func:`_plain_copy`), anything else goes through :func:`~bot.engine.core.canonical`
+        as in every game.
+
+        Raises
+        ------
+        IllegalAction
+            *action* holds something JSON cannot carry.
+        """
+        if type(action) is dict:
+            if len(action) == 1:
+                kind = action.get("type")
+                if type(kind) is str:  # flip, shift, end_hand, ready, next_hand
+                    return {"type": kind}
+            else:
+                copied = _plain_copy(action)
+                if copied is not None:
+                    return copied
+        return super()._copied(action)
 
     def _apply(self, player: str, action: Action) -> list[Event]:
         """Validate *action* fully, then apply it; see the package docstring for the shapes (§13).
@@ -885,8 +992,12 @@ class DutchBlitz(Engine):
         """``{"type": "dutch", "from": source, "pile": index | null}`` (§3)."""
         if not action.keys() <= _KEYS_DUTCH:
             self._only(action, "from", "pile")
-        seat = self._seat(player)
-        card, source = self._source_card(seat, action.get("from"))
+        seat = self.seats[self.players.index(player)]
+        source = action.get("from")
+        if source == "wood" and seat.wood:  # (the commonest source)
+            card = seat.wood[-1]
+        else:
+            card, source = self._source_card(seat, source)
         pile = action.get("pile")
         if card.value == 1:
             if pile is not None:
@@ -911,21 +1022,27 @@ class DutchBlitz(Engine):
                     f"the {top.colour} pile you aimed at is at {top.value}: it needs a {top.value + 1}, "
                     f"not a {card.value}"
                 )
-        events: list[Event] = []
-        taken = self._take(player, seat, source, events)
+        refills: list[Event] = []
+        taken = seat.wood.pop() if source == "wood" else self._take(player, seat, source, refills)
         started = pile is None
+        dutch = self.dutch
         if pile is None:
-            self.dutch.append([taken])
-            pile = len(self.dutch) - 1
+            dutch.append([taken])
+            pile = len(dutch) - 1
         else:
-            self.dutch[pile].append(taken)
+            dutch[pile].append(taken)
         memo = self._memo
         if memo is not None:
             memo.played(pile, taken, started)
-        events.insert(0, Event("dutch", {
+        value = taken.value
+        events = [Event("dutch", {
             "player": player, "card": _card_json(taken), "from": source, "pile": pile,
-            "size": len(self.dutch[pile]), "started": taken.value == 1, "complete": taken.value == 10,
-        }))
+            "size": len(dutch[pile]), "started": value == 1, "complete": value == 10,
+        })]
+        if refills:
+            events.extend(refills)
+        if seat.blitz:
+            return events
         return self._after_move(player, seat, events)
 
     def _do_post(self, player: str, action: Action) -> list[Event]:
@@ -1000,16 +1117,23 @@ class DutchBlitz(Engine):
         # The three cards are turned over together: the third one ends on top of the Wood pile.
         wood.extend(hand[:count])
         del hand[:count]
+        top = wood[-1]
+        shown = _JSONS.get(id(top))  # (_card_json, inline: most moves are flips)
         return [Event("flip", {"player": player, "count": count, "turned_over": turned,
-                               "wood_top": _card_json(wood[-1]), "hand": len(hand)})]
+                               "wood_top": _card_json(top) if shown is None else shown.copy(), "hand": len(hand)})]
 
     def _do_shift(self, player: str, action: Action) -> list[Event]:
         """``{"type": "shift"}``: the Wood pile's top goes under the hand, only while stuck (§7)."""
-        self._only(action)
+        if len(action) != 1:  # (the engine core saw to a "type")
+            self._only(action)
         seat = self._seat(player)
         if not seat.wood:
             raise IllegalAction("your Wood pile is empty: there is nothing to shift")
-        openings = self._openings()
+        memo = self._memo
+        if memo is not None and memo.openings is not None and memo.dutch == self.dutch:
+            openings = memo.openings  # (the memo's, of the same piles)
+        else:
+            openings = self._openings()
         for source, card in seat.visible():
             if self._dutch_target(card, openings):
                 where = "your Blitz pile" if source == "blitz" else (
@@ -1023,7 +1147,8 @@ class DutchBlitz(Engine):
 
     def _do_end_hand(self, player: str, action: Action) -> list[Event]:
         """``{"type": "end_hand"}``: the stuck rule, applied by the table for the host (§8)."""
-        self._only(action)
+        if len(action) != 1:  # (the engine core saw to a "type")
+            self._only(action)
         if self.options.stuck_seconds == 0 and not self._dead_hand():
             raise IllegalAction("this table plays without the stuck rule (option stuck_seconds is 0)")
         reason = "stuck" if self.options.stuck_seconds > 0 else "dead"
@@ -1069,7 +1194,8 @@ class DutchBlitz(Engine):
 
     def _do_ready(self, player: str, action: Action) -> list[Event]:
         """``{"type": "ready"}`` between hands; the last one deals the next hand (§11)."""
-        self._only(action)
+        if len(action) != 1:  # (the engine core saw to a "type")
+            self._only(action)
         if self.phase != BETWEEN:
             raise IllegalAction("the hand is still being played: ready is for between hands")
         if player in self.ready:
@@ -1082,7 +1208,8 @@ class DutchBlitz(Engine):
 
     def _do_next_hand(self, player: str, action: Action) -> list[Event]:
         """``{"type": "next_hand"}``: the host deals the next hand without waiting (§11)."""
-        self._only(action)
+        if len(action) != 1:  # (the engine core saw to a "type")
+            self._only(action)
         if self.phase != BETWEEN:
             raise IllegalAction("the hand is still being played: there is no next hand to start yet")
         return self._start_hand(forced_by=player)
@@ -1131,8 +1258,9 @@ class DutchBlitz(Engine):
         players = self.players
         seats: list[dict[str, Any]] = []
         for i, sm in enumerate(sms):
-            if sm is None or _PARTS(state[i]) != sm.parts:
-                sm = self._seat_now(memo, i, checked=True)
+            parts = _PARTS(state[i])
+            if sm is None or parts != sm.parts:
+                sm = self._seat_now(memo, i, parts)
             seat_view = sm.view
             if seat_view is None:
                 p = players[i]
@@ -1168,14 +1296,29 @@ class DutchBlitz(Engine):
         head = sm.head
         posts_json = head.posts_json
         if posts_json is None:
-            posts_json = head.posts_json = [[_shared_json(c) for c in pile] for pile in posts]
+            # Most moves change one or two Post piles: the others keep their lists of card dicts.
+            last = sm.posts_json
+            posts_json = []
+            j = 0
+            for pile in posts:
+                if last is not None and j < len(last[0]) and last[0][j] == pile:
+                    posts_json.append(last[1][j])
+                else:
+                    try:
+                        posts_json.append(list(map(_JSON_OF, map(id, pile))))
+                    except KeyError:  # a card not of the decks (built by a test, unpickled)
+                        posts_json.append([_info(c)[4] for c in pile])
+                j += 1
+            head.posts_json = posts_json
+            sm.posts_json = (posts, posts_json)
+        wood_top = sm.wood
         return {
             "player": player,
             "seat": index,
-            "blitz_top": _shared_json(blitz[-1]) if blitz else None,
+            "blitz_top": head.blitz_json,
             "blitz_count": len(blitz),
             "posts": posts_json,
-            "wood_top": _shared_json(wood[-1]) if wood else None,
+            "wood_top": None if wood_top is None else wood_top[4],
             "wood_count": len(wood),
             "hand_count": len(hand),
             "total": total,

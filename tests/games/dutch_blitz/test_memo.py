@@ -169,3 +169,44 @@ def test_every_deal_still_holds_each_seats_own_forty_cards():
     game.apply("p0", {"type": "next_hand"})
     assert [sorted(s.cards()) for s in game.seats] == first == [sorted(cards(
         " ".join(f"{i}{c}{v}" for c in "RBYG" for v in range(1, 11)))) for i in range(2)]
+
+
+@pytest.mark.parametrize("action", [
+    {"type": "flip"},
+    {"type": "dutch", "from": "wood", "pile": 3},
+    {"pile": None, "from": "blitz", "type": "dutch"},  # keys in another order: the copy keeps it
+    {"type": "post", "from": "post:0", "to": "post:1"},
+    {"type": "flip", "extra": True},
+    {"type": "dutch", "from": "wood", "pile": 1.0},  # not a plain int: through canonical
+    {"type": "post", "from": "wood", "to": ("post:1",)},  # a tuple: canonical makes it a list
+    {"type": "flip", 1: "x"},  # a key that is not a string: canonical makes it "1"
+])
+def test_the_engine_copies_an_action_as_canonical_does(action):
+    """The engine's own copy of an action (its quick path for plain actions included) equals a JSON round
+    trip's, keys in the same order, values of the same types, and shares nothing with the caller's dict.
+    """
+    from bot.engine.core import canonical
+
+    game = new_game()
+    copied = game._copied(action)
+    expected = canonical(action)
+    assert copied == expected
+    assert list(copied) == list(expected)
+    assert [type(v) for v in copied.values()] == [type(v) for v in expected.values()]
+    assert copied is not action
+
+
+def test_cards_not_of_the_decks_are_read_by_their_value():
+    """Equal cards (a deck's, one built by a test, one unpickled) give the same view and legal actions, and
+    cards that are not the decks' own are not kept by the engine's card tables one entry each.
+    """
+    from bot.games.dutch_blitz import engine as module
+
+    game = new_game()
+    lay(game, 0, blitz="0G9 0R2", posts=["0B7", "0Y3"], wood="0R1", hand="0G5")
+    before = len(module._INFO_BY_KEY)
+    for _ in range(3):
+        again = pickle.loads(pickle.dumps(game))  # new card objects every time
+        assert again.view("p0") == game.view("p0") == reference_view(game, "p0")
+        assert again.legal_actions("p0") == game.legal_actions("p0") == reference_legal(game, "p0")
+    assert len(module._INFO_BY_KEY) <= before + len(game.seats[0].cards())
