@@ -103,6 +103,9 @@ async def test_a_dismissed_board_is_forgotten(fake: FakeDiscord, world: World, t
         thread, lobby, table = await start_with_a_bot(fake, world, bot)
         board = (await fake.click(world.alice, lobby, "Open my board")).message
         fake.delete_message(board)
+        # A change on Alice's own board (the bot's moves may leave it as it was: no edit is sent then).
+        table.private_notes.setdefault(table.seats[0].player_id, []).append(PrivateNote("📝 a change on the board"))
+        table.bump()
         await fake.wait_for(lambda: table.seats[0].player_id not in table.boards, timeout=10,
                             what="the dismissed board to be dropped")
         again = (await fake.click(world.alice, lobby, "Open my board")).message
