@@ -65,13 +65,13 @@ async def open_table(fake: FakeDiscord, user: FakeUser, channel: FakeChannel, de
     return Opened(thread.id, lobby.id)
 
 
-async def one_run(count: int, seconds: float, open_rate: float = 0.0) -> str:
+async def one_run(count: int, seconds: float, open_rate: float = 0.0, extra_config: str = "") -> str:
     """|coro| Open *count* tables, let them play *seconds*; one line of figures."""
     async with FakeDiscord() as fake:
         limits = fake.enforce_discord_rate_limits()
         guild = fake.add_guild("Bench")
         with tempfile.TemporaryDirectory(prefix="parlor-rest-bench-") as tmp:
-            child = await start_parlor(fake, tmp, CONFIG)
+            child = await start_parlor(fake, tmp, CONFIG + extra_config)
             try:
                 people = [(fake.add_user(f"p{i}", guild=guild), fake.add_channel(guild, f"t{i}"))
                           for i in range(count)]
@@ -118,11 +118,14 @@ async def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--open-rate", type=float, default=0.0,
                         help="tables opened per second (default 0: all at once)")
+    parser.add_argument("--token-redraws", type=int, default=None,
+                        help="tables.token_redraws_per_second for the bot (default: its default)")
     args = parser.parse_args()
+    extra = "" if args.token_redraws is None else f"token_redraws_per_second = {args.token_redraws}\n"
     print(f"Busy Dutch Blitz tables (a person and 3 bots at normal speed), the bot in a child process, "
           f"Discord's rate limits, {args.seconds:.0f} s each")
     for count in args.tables:
-        print(await one_run(count, args.seconds, args.open_rate), flush=True)
+        print(await one_run(count, args.seconds, args.open_rate, extra), flush=True)
 
 
 if __name__ == "__main__":

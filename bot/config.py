@@ -203,7 +203,7 @@ class TablesConfig:
     redraw_interval_ms: int = 1200
     repost_after_minutes: int = 50
     rest_per_second: int = 40
-    token_redraws_per_second: int = 150
+    token_redraws_per_second: int = 250
     board_refresh_ms: int = 500
     idle_seconds: int = 180
     idle_warning_seconds: int = 30
