@@ -50,10 +50,12 @@ def test_redraw_intervals_stretch_with_busy_tables_to_fit_the_budget() -> None:
 
 def test_a_budget_for_token_redraws_gives_them_all_of_its_rate() -> None:
     """The bucket that paces redraws through click tokens (docs/tables.md, "Discord's limits"):
-    at 1,000 busy tables and 150 a second, one edit per table every 6.7 s."""
-    budget = RestBudget(150, redraw_share=1.0)
+    at 1,000 busy tables and the default 250 a second, one edit per table every 4 s."""
+    from bot.config import TablesConfig
+
+    budget = RestBudget(TablesConfig().token_redraws_per_second, redraw_share=1.0)
     assert budget.redraw_interval(1.2, 100) == 1.2
-    assert round(budget.redraw_interval(1.2, 1000), 1) == 6.7
+    assert budget.redraw_interval(1.2, 1000) == 4.0
 
 
 def test_a_budget_needs_a_positive_rate() -> None:
