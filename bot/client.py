@@ -67,6 +67,15 @@ class ParlorTree(app_commands.CommandTree):
     Commands let :class:`bot.tables.TableError` propagate: its message is the answer.
     """
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Before a slash command runs in a table's thread, replay that table if a restart left it for
+        later (``docs/tables.md``, "Restarts"), so the command finds it ready; never refuses.
+        """
+        tables = getattr(interaction.client, "tables", None)
+        if tables is not None:
+            await tables.replayed_in(interaction.channel_id)
+        return True
+
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         """Log the failure and tell the user in an ephemeral message (never "This interaction failed")."""
         original = getattr(error, "original", error)

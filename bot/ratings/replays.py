@@ -60,7 +60,7 @@ async def load_game(storage: Storage, game_id: int,
     if row.kind not in engines:
         raise LookupError(f"game {game_id} is of kind {row.kind!r}, which this version does not have")
     seats = tuple(await storage.seats(game_id))
-    actions = [[a.player_id, a.action] for a in await storage.actions(game_id)]
+    actions = [[player, action] for player, action in await storage.action_log(game_id)]
     log = {"kind": row.kind, "seed": row.seed, "options": row.options, "players": [s.player_id for s in seats],
            "actions": actions}
     return StoredGame(row, seats, log, engines[row.kind])

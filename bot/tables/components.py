@@ -112,12 +112,15 @@ def _retrieved(task: asyncio.Future[Any]) -> None:
         log.debug("deferring a slow click failed: %s", task.exception())
 
 
-async def _guarded(interaction: discord.Interaction, handler: Any, *args: Any) -> None:
-    """Run a click handler; an unexpected error is logged and answered ephemerally, never left unanswered.
+async def _guarded(interaction: discord.Interaction, handler: Any, table_id: int, *args: Any) -> None:
+    """Run a click handler for table *table_id*; an unexpected error is logged and answered
+    ephemerally, never left unanswered.
 
     A handler still deciding after :data:`ANSWER_WITHIN_S` (many tables at once, a slow disk) has
     its interaction deferred, so Discord never shows "This interaction failed"; the handler's answer
-    then goes through the interaction token (``docs/tables.md``, "Robustness").
+    then goes through the interaction token (``docs/tables.md``, "Robustness"). A click on a table
+    that a restart left to replay later is deferred at once: a thousand such clicks together would
+    keep the loop busy past Discord's 3 s before a timer could fire (``docs/tables.md``, "Restarts").
     """
     def watchdog() -> None:
         if not interaction.response.is_done() and not interaction.extras.get(ANSWERING):
@@ -127,9 +130,11 @@ async def _guarded(interaction: discord.Interaction, handler: Any, *args: Any) -
 
     # A timer, not a task of its own for the handler: a click goes through no extra turn of the loop.
     timer = asyncio.get_running_loop().call_later(ANSWER_WITHIN_S, watchdog)
+    if _service(interaction).awaits_replay(table_id):
+        watchdog()
     try:
         try:
-            await handler(interaction, *args)
+            await handler(interaction, table_id, *args)
         finally:
             timer.cancel()
     except Exception as exc:

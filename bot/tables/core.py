@@ -141,6 +141,14 @@ class TableCore:
         self.finish_hooks: list[Callable[[int], Awaitable[Any]]] = []
         self._chores: set[asyncio.Task[Any]] = set()
         self._closing = False
+        # Running tables a restart left to replay later (table id to table, registered but without
+        # an engine yet), and those being replayed (id to a future set when done): ``live``. A few
+        # replay at a time (a few logs in memory however many clicks wait, and one is read while
+        # another replays), and the snapshots they take are stored a batch at a time (bot.tables.restore).
+        self._unreplayed: dict[int, Table] = {}
+        self._replaying: dict[int, asyncio.Future[None]] = {}
+        self._replay_turn = asyncio.Semaphore(8)
+        self._replayed_snapshots: list[tuple[int, int, str, bytes]] = []
 
     # ------------------------------------------------------------------ hooks the Discord layer fills
 
@@ -155,6 +163,36 @@ class TableCore:
     def _watch(self, table: Table) -> list[Coroutine[Any, Any, None]]:
         """The tasks that keep a running table's messages current (its public message, open boards)."""
         return []
+
+    async def _replay(self, table_id: int) -> None:
+        """|coro| Replay a table the restart left for later, now (the restore layer fills this)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ lookups that wait for a replay
+
+    def awaits_replay(self, table_id: int) -> bool:
+        """Whether table *table_id* is one a restart left to replay later, not replayed yet (:meth:`live`)."""
+        return table_id in self._unreplayed or table_id in self._replaying
+
+    async def live(self, table_id: int) -> Table | None:
+        """|coro| The table numbered *table_id* (``None`` when there is none), ready to play.
+
+        A running table that a restart left to replay later (its snapshot was written by other code:
+        ``docs/tables.md``, "Restarts") is replayed first, at once, or waited for when its replay is
+        under way. Every click, and every command or tournament step that names a table by its id,
+        looks it up here.
+        """
+        if self.awaits_replay(table_id):
+            await self._replay(table_id)
+        return self.tables.get(table_id)
+
+    async def replayed_in(self, channel_id: int | None) -> None:
+        """|coro| Replay now any table left for later whose thread (or channel) is *channel_id*, so a
+        slash command used there finds it ready (:meth:`table_in`).
+        """
+        for table_id in [i for i in (*self._unreplayed, *self._replaying)
+                         if (t := self.tables.get(i)) is not None and t.thread_id == channel_id]:
+            await self._replay(table_id)
 
     # ------------------------------------------------------------------ set-up
 

@@ -349,7 +349,7 @@ class DiscordTables(TableRestore):
         The decision is taken under the table lock; the answer is sent after releasing it, so a
         slow Discord call never holds up other players' clicks.
         """
-        table = self.tables.get(table_id)
+        table = await self.live(table_id)
         if table is None:
             await self._refuse(interaction, "This table no longer exists.")
             return
@@ -424,7 +424,7 @@ class DiscordTables(TableRestore):
 
     async def on_bot_pick(self, interaction: discord.Interaction, table_id: int, name: str) -> None:
         """|coro| The host picked a bot in the lobby's menu: it takes a seat (answered like any lobby click)."""
-        table = self.tables.get(table_id)
+        table = await self.live(table_id)
         if table is None:
             await self._refuse(interaction, "This table no longer exists.")
             return
@@ -482,7 +482,7 @@ class DiscordTables(TableRestore):
             No live table with that number in this server, or the user may not end it.
         """
         actor = self.actor(interaction)
-        table = self.endable_table(table_id, interaction.guild_id, actor)
+        table = await self.endable_table(table_id, interaction.guild_id, actor)
         async with table.lock:
             was_running = table.engine is not None
             await self._cancel(table, "The table was ended.")
@@ -633,7 +633,7 @@ class DiscordTables(TableRestore):
 
         The answer is the player's redrawn board, which then stays live (:meth:`_board_loop`).
         """
-        table = self.tables.get(table_id)
+        table = await self.live(table_id)
         if table is None or table.engine is None:
             await self._refuse(interaction, "This table is not running any more.")
             return
@@ -702,7 +702,7 @@ class DiscordTables(TableRestore):
 
     async def on_public(self, interaction: discord.Interaction, table_id: int, token: str) -> None:
         """|coro| A game's own button on the public table message (Ready, End hand, …)."""
-        table = self.tables.get(table_id)
+        table = await self.live(table_id)
         if table is None or table.engine is None or table.status != "running":
             await self._refuse(interaction, "This table is not running any more.")
             return

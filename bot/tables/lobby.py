@@ -96,6 +96,7 @@ class TableLobby(TableLoops):
         """|coro| A bot takes user *user_id*'s seat at running *table* (e.g. a tournament's no-show);
         returns whether it did (not seated, already a bot, or a game without bots: ``False``).
         """
+        await self.live(table.id)  # a table a restart left to replay later is replayed first
         async with table.lock:
             seat = table.seat_of_user(user_id)
             if seat is None or table.status != "running":
@@ -106,7 +107,7 @@ class TableLobby(TableLoops):
         """|coro| End live table *table_id* at once, its message saying *text* above the table (e.g. a
         tournament match decided by forfeit); returns whether it was live.
         """
-        table = self.tables.get(table_id)
+        table = await self.live(table_id)
         if table is None or table.status not in ("lobby", "running"):
             return False
         async with table.lock:
@@ -315,15 +316,15 @@ class TableLobby(TableLoops):
         await self.storage.update_game(table.id, host_id=user_id)
         return f"{seat.name} is now the host of table #{table.id}."
 
-    def endable_table(self, table_id: int, guild_id: int | None, actor: Actor) -> Table:
-        """Live table *table_id* of server *guild_id*, if *actor* may end it (``/table end``).
+    async def endable_table(self, table_id: int, guild_id: int | None, actor: Actor) -> Table:
+        """|coro| Live table *table_id* of server *guild_id*, if *actor* may end it (``/table end``).
 
         Raises
         ------
         TableError
             No live table with that number in this server, or *actor* may not end it.
         """
-        table = self.tables.get(table_id)
+        table = await self.live(table_id)
         if table is None or table.guild_id != guild_id or table.status not in ("lobby", "running"):
             raise TableError(f"There is no live table #{table_id} in this server.")
         if not self.is_host(table, actor):

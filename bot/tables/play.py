@@ -67,12 +67,12 @@ class TablePlay(TableCore):
         anything in between.
         """
         engine_cls = self._engine_cls(table.kind)
-        actions = await self.storage.actions(table.id)
+        actions = await self.storage.action_log(table.id)
         while len(actions) < table.delivered:  # a move was stored and observed meanwhile
-            actions = await self.storage.actions(table.id)
+            actions = await self.storage.action_log(table.id)
         log_ = {"kind": engine_cls.kind, "seed": table.seed, "options": table.options,
                 "players": [s.player_id for s in table.seats],
-                "actions": [[a.player_id, a.action] for a in actions[:table.delivered]]}
+                "actions": [[player, action] for player, action in actions[:table.delivered]]}
         return self._make_bot(table, player, name, engine_cls.seen_by(log_, player), salt)
 
     def _rebuild(self, table: Table, actions: list[tuple[str, dict[str, Any]]],
@@ -117,10 +117,8 @@ class TablePlay(TableCore):
         """
         snap = await self.storage.snapshot(table.id)
         if snap is not None and snap.code == snapshots.code_version(self._engine_cls(table.kind)):
-            after = await self.storage.actions(table.id, after=snap.seq)
-            return self._rebuild(table, [(a.player_id, a.action) for a in after], snap.state)[0]
-        actions = await self.storage.actions(table.id)
-        return self._rebuild(table, [(a.player_id, a.action) for a in actions])[0]
+            return self._rebuild(table, await self.storage.action_log(table.id, after=snap.seq), snap.state)[0]
+        return self._rebuild(table, await self.storage.action_log(table.id))[0]
 
     def _checkpoint(self, table: Table) -> None:
         """Snapshot *table*'s game after a move when :data:`~bot.tables.snapshots.SNAPSHOT_EVERY` moves

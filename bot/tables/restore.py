@@ -11,6 +11,7 @@ import asyncio
 import logging
 import random
 import secrets
+import time
 
 from bot.engine import Engine, IllegalAction
 from bot.engine.bots import Bot
@@ -23,6 +24,10 @@ from bot.tables.table import Seat, Table, TableError
 __all__ = ["TableRestore"]
 
 log = logging.getLogger("parlor.tables")
+
+REPLAY_BEFORE_READY_S = 0.5
+"""Seconds a start spends replaying whole logs before it goes online (:meth:`TableRestore.restore`):
+the tables left after that are replayed in the background, or at once when used."""
 
 RESTORE_BATCH = 100
 """Stored tables read from the database at a time by a restart (their snapshots included)."""
@@ -71,20 +76,38 @@ class TableRestore(TableLobby):
     async def restore(self) -> int:
         """|coro|
 
-        Rebuild every unfinished table of a registered game from storage, replaying running games'
-        action logs, re-arming their tasks and posting a "restored" notice. Returns how many.
+        Rebuild every unfinished table of a registered game from storage, re-arming its tasks and
+        posting a "restored" notice; returns how many (``docs/tables.md``, "Restarts").
+
+        A running table restores from its snapshot and the few actions after it. One whose snapshot
+        this code cannot read (Parlor was updated since) replays its whole log: for the first
+        :data:`REPLAY_BEFORE_READY_S` seconds here, and after that in the background once this
+        returns (:meth:`live` replays a table at once when it is used before its turn comes), so
+        a thousand such tables do not keep the bot offline.
         """
         restored = 0
         after = 0
+        replay_until = time.monotonic() + REPLAY_BEFORE_READY_S
         while batch := await self.storage.live_games("lobby", "running", after_id=after, limit=RESTORE_BATCH):
             after = batch[-1].game.id
+            taken: list[tuple[int, int, str, bytes]] = []
             for live in batch:
-                restored += await self._restore_one(live)
+                restored += await self._restore_one(live, taken, replay_until)
             del batch  # the snapshots' bytes go before the next batch is read
+            if taken:  # a batch's new snapshots in one transaction, not one commit per table
+                self._background(self.storage.save_snapshots(taken))
+        if self._unreplayed:
+            log.info("%d table(s) replay their whole log in the background (their snapshots are from other code); "
+                     "each one used before that is replayed at once", len(self._unreplayed))
+            self._background(self._replay_rest())
         return restored
 
-    async def _restore_one(self, live: LiveGame) -> int:
-        """|coro| Rebuild one stored table (see :meth:`restore`); 1 when it was restored, else 0."""
+    async def _restore_one(self, live: LiveGame, taken: list[tuple[int, int, str, bytes]],
+                           replay_until: float) -> int:
+        """|coro| Rebuild one stored table (see :meth:`restore`); 1 when it was restored (or left to
+        replay later: after *replay_until*, a ``time.monotonic()`` in seconds), else 0. A snapshot taken
+        on the way (after a long replay) is added to *taken* for the caller to store.
+        """
         row = live.game
         if row.kind not in self.uis or row.id in self.tables or row.thread_id is None:
             return 0
@@ -101,28 +124,78 @@ class TableRestore(TableLobby):
                       seats=seats, message_id=row.message_id, settings=row.settings,
                       message_posted_ms=posted_ms(row.message_id) if row.message_id else 0)
         self.tables[row.id] = table
-        if row.status == "running":
-            try:
-                self._start_engine(table, await self._load_game(table, live))
-            except (IllegalAction, ValueError):
-                log.exception("table %s could not be replayed; it is cancelled", row.id)
-                await self._cancel(table)
-                return 0
-            table.notice = "♻️ Restored after a restart — every accepted move is in place."
-            table.last_move_ms = {s.player_id: now_ms() for s in table.seats}
-            if table.engine is not None and table.engine.is_over:  # it ended just before the stop
-                await self._finish(table)
-            self._start_tasks(table)
-        else:
+        if row.status != "running":
             self._track(table, self._expire_lobby(table), "expiry")
+            return 1
+        snap = live.snapshot
+        if (snap is None or snap.code != snapshots.code_version(engine_cls)) and time.monotonic() >= replay_until:
+            table.status = "running"  # its seats count as taken; every way in waits for _replay
+            self._unreplayed[row.id] = table
+            return 1
+        try:
+            self._start_engine(table, await self._load_game(table, live, taken))
+        except (IllegalAction, ValueError):
+            log.exception("table %s could not be replayed; it is cancelled", row.id)
+            await self._cancel(table)
+            return 0
+        await self._resume(table)
         return 1
 
-    async def _load_game(self, table: Table, live: LiveGame) -> tuple[Engine, dict[str, Bot]]:
+    async def _resume(self, table: Table) -> None:
+        """|coro| Set restored running *table* going again: its notice, its idle clocks from now, its tasks."""
+        table.notice = "♻️ Restored after a restart — every accepted move is in place."
+        table.last_move_ms = {s.player_id: now_ms() for s in table.seats}
+        if table.engine is not None and table.engine.is_over:  # it ended just before the stop
+            await self._finish(table)
+        self._start_tasks(table)
+
+    async def _replay(self, table_id: int) -> None:
+        """|coro| Replay table *table_id*'s whole log now if the restart left it for later, or wait
+        for its replay under way (see :meth:`restore`); a log that does not replay cancels the table.
+        """
+        table = self._unreplayed.pop(table_id, None)
+        if table is None:
+            if (under_way := self._replaying.get(table_id)) is not None:
+                await asyncio.shield(under_way)
+            return
+        if table.status != "running" or self.tables.get(table_id) is not table:
+            return  # ended meanwhile
+        done = self._replaying[table_id] = asyncio.get_running_loop().create_future()
+        try:
+            async with self._replay_turn:  # a few logs in memory at a time, however many clicks wait
+                try:
+                    self._start_engine(table, await self._replay_log(table, self._replayed_snapshots))
+                except (IllegalAction, ValueError):
+                    log.exception("table %s could not be replayed; it is cancelled", table_id)
+                    await self._cancel(table)
+                    return
+            if len(self._replayed_snapshots) >= RESTORE_BATCH or not self._unreplayed:
+                self._background(self.storage.save_snapshots(self._replayed_snapshots))
+                self._replayed_snapshots = []
+            await self._resume(table)
+        finally:
+            del self._replaying[table_id]
+            done.set_result(None)
+
+    async def _replay_rest(self) -> None:
+        """|coro| Replay, one at a time, every table the restart left for later (until shutdown)."""
+        started, count = time.monotonic(), len(self._unreplayed)
+        while self._unreplayed and not self._closing:
+            try:
+                await self._replay(next(iter(self._unreplayed)))
+            except Exception:  # the database failed: that table stays unplayable, the others go on
+                log.exception("a table could not be replayed")
+            await asyncio.sleep(0)  # clicks waiting go first
+        log.info("replayed %d table(s) in the background in %.1f s", count, time.monotonic() - started)
+
+    async def _load_game(self, table: Table, live: LiveGame,
+                         taken: list[tuple[int, int, str, bytes]]) -> tuple[Engine, dict[str, Bot]]:
         """|coro| The engine and bots of running *table* as stored (*live*, from
         :meth:`~bot.storage.Storage.live_games`): its latest snapshot and the actions after it, or,
         without a snapshot this code can read, the whole log from the deal (``docs/tables.md``,
         "Restarts"). Sets the table's :attr:`~bot.tables.table.Table.checkpoint_seq`; a long replay is
-        snapshotted at once, so the next restart is quick.
+        snapshotted at once (the row added to *taken*, for the caller to store), so the next restart
+        is quick.
 
         Raises
         ------
@@ -142,12 +215,25 @@ class TableRestore(TableLobby):
                 if bot_seats <= set(bots):
                     table.checkpoint_seq = snap.seq
                     return engine, bots
-        actions = [(a.player_id, a.action) for a in await self.storage.actions(table.id)]
+        return await self._replay_log(table, taken)
+
+    async def _replay_log(self, table: Table,
+                          taken: list[tuple[int, int, str, bytes]]) -> tuple[Engine, dict[str, Bot]]:
+        """|coro| The engine and bots of running *table* replayed from the deal through its whole
+        stored log (see :meth:`_load_game`, whose *taken* this is).
+
+        Raises
+        ------
+        IllegalAction, ValueError
+            The stored log does not replay.
+        """
+        actions = await self.storage.action_log(table.id)
         engine, bots = self._rebuild(table, actions)
         table.checkpoint_seq = 0
         if len(actions) >= snapshots.SNAPSHOT_EVERY:
             table.engine, table.bots = engine, bots
-            self._store_snapshot(table)
+            if (row := self._snapshot(table)) is not None:
+                taken.append(row)
         return engine, bots
 
     async def shutdown(self) -> None:
@@ -166,6 +252,7 @@ class TableRestore(TableLobby):
         rows = [row for table in self.tables.values()
                 if table.status == "running" and table.engine is not None and not table.engine.is_over
                 and table.engine.action_count > table.checkpoint_seq and (row := self._snapshot(table)) is not None]
+        rows[:0], self._replayed_snapshots = self._replayed_snapshots, []  # replays' snapshots not yet stored
         if rows:
             try:
                 await self.storage.save_snapshots(rows)

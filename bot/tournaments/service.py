@@ -854,7 +854,7 @@ class TournamentService:
             row = await self.storage.game(m.game_id)
             if row is not None and row.kind in self.tables.engines:
                 seats = await self.storage.seats(m.game_id)
-                actions = [[a.player_id, a.action] for a in await self.storage.actions(m.game_id)]
+                actions = [[player, action] for player, action in await self.storage.action_log(m.game_id)]
                 try:
                     engine = self._engine(row.kind).replay({"kind": row.kind, "seed": row.seed, "options": row.options,
                                                             "players": [x.player_id for x in seats],

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import sqlite3
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.config import TablesConfig
 from bot.engine.cards import BlitzCard
+from bot.tables import restore as restore_module
+from bot.tables.restore import TableRestore
 from sandbox import FakeDiscord
 from tests.e2e.conftest import COGS, World, parlor, settled
 
@@ -226,6 +231,47 @@ async def test_restart_mid_hand_keeps_every_accepted_play(fake: FakeDiscord, wor
         table = again.tables.tables[1]
         assert table.engine.action_count == count > 0
         assert {p: table.engine.view(p) for p in [*table.engine.players, None]} == before
+        assert await play_one_move(fake, world.alice, lobby) in ("dutch", "flip", "shift")
+        assert table.engine.action_count == count + 1
+
+
+async def test_after_an_update_a_table_left_to_replay_later_answers_its_first_click(
+        fake: FakeDiscord, world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parlor was updated between stop and start (the snapshot is from other code) and the start
+    leaves every whole-log replay for later, with no background replay coming: Alice's first
+    click, and Bob's ``/table board`` in the thread, replay the table on the spot and find every
+    move in place; play goes on."""
+    db = tmp_path / "p.db"
+    async with parlor(fake, db, DB_COGS) as bot:
+        thread, lobby = await open_blitz(fake, world)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        for _ in range(6):
+            await play_one_move(fake, world.alice, lobby)
+            await play_one_move(fake, world.bob, lobby)
+        table = bot.tables.tables[1]
+        before = {p: table.engine.view(p) for p in [*table.engine.players, None]}
+        count = table.engine.action_count
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE snapshots SET code = 'an older parlor'")
+    monkeypatch.setattr(restore_module, "REPLAY_BEFORE_READY_S", 0.0)
+
+    async def no_background_replay(self: object) -> None:
+        return None
+
+    monkeypatch.setattr(TableRestore, "_replay_rest", no_background_replay)
+    async with parlor(fake, db, DB_COGS) as again:
+        table = again.tables.tables[1]
+        assert table.engine is None, "left to replay later"
+        click = await fake.click(world.alice, lobby, "Open my board")
+        assert click.response_type == 6, "deferred at once, before the replay"
+        await fake.wait_for(lambda: click.followups, timeout=5, what="the board as a follow-up")
+        board = click.followups[0]
+        assert board.ephemeral and any(b.label.startswith("Flip") for b in board.buttons), board.content
+        assert table.engine is not None and table.engine.action_count == count
+        assert {p: table.engine.view(p) for p in [*table.engine.players, None]} == before
+        slash = await settled(fake, await fake.slash(world.bob, thread, "table board"))
+        assert slash.ephemeral and any(b.label.startswith("Flip") for b in slash.message.buttons), slash.content
         assert await play_one_move(fake, world.alice, lobby) in ("dutch", "flip", "shift")
         assert table.engine.action_count == count + 1
 

@@ -86,6 +86,27 @@ async def test_appended_actions_survive_a_reopen(tmp_path: Path) -> None:
         assert row.options == {"variant": "passive"} and row.status == "lobby" and row.seed == 7
 
 
+async def test_the_action_log_for_a_replay_is_the_stored_actions_in_order(tmp_path: Path) -> None:
+    """``action_log`` gives (player, action) in sequence order, from any point, decoded as stored;
+    a damaged row is refused, never read as other actions."""
+    async with Storage.open(tmp_path / "x.db") as storage:
+        game = await storage.create_game("dutch-blitz", seed=1)
+        stored = [("u1", {"type": "flip"}), ("u2", {"type": "dutch", "card": [1, "red"], "pile": None}),
+                  ("u1", {"type": "post", "to": 2, "note": "ü, \"quoted\""}), ("u2", {})]
+        for seq, (player, action) in reversed(list(enumerate(stored, 1))):  # stored out of order
+            await storage.append_action(game, seq, player, action)
+        assert await storage.action_log(game) == stored
+        assert await storage.action_log(game, after=2) == stored[2:]
+        assert await storage.action_log(game, after=4) == []
+        assert await storage.action_log(game + 1) == []
+        await storage.db.execute("UPDATE actions SET action = '1, 2' WHERE game_id = ? AND seq = 2", (game,))
+        with pytest.raises(ValueError, match="not one JSON value"):
+            await storage.action_log(game)
+        await storage.db.execute("UPDATE actions SET action = '{\"type\":' WHERE game_id = ? AND seq = 2", (game,))
+        with pytest.raises(ValueError):
+            await storage.action_log(game)
+
+
 async def test_duplicate_sequence_number_is_refused(tmp_path: Path) -> None:
     """Two writers cannot both append action number 1."""
     async with Storage.open(tmp_path / "x.db") as storage:

@@ -170,6 +170,9 @@ async def test_a_select_pick_reaches_on_move_with_its_token() -> None:
     calls: list[tuple[int, int, str]] = []
 
     class Service:
+        def awaits_replay(self, table_id: int) -> bool:
+            return False
+
         async def on_move(self, interaction: object, table_id: int, version: int, token: str) -> None:
             calls.append((table_id, version, token))
 

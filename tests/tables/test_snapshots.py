@@ -23,7 +23,7 @@ from bot.games.dutch import ENGINE as DUTCH
 from bot.storage import Storage
 from bot.tables import restore as restore_module
 from bot.tables import snapshots
-from bot.tables.table import Table
+from bot.tables.table import Table, TableError
 from tests.tables.test_service_logic import ALICE, BOB, OfflineTables, ui_for
 
 
@@ -284,3 +284,61 @@ async def test_a_table_whose_game_cannot_be_read_back_pauses_until_a_restart(sto
     restored = restored_tables.tables[table.id]
     assert views(restored) == before and restored.status == "running"
     await restored_tables.shutdown()
+
+
+async def test_tables_past_the_replay_budget_are_replayed_in_the_background_or_at_once_when_used(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """After an update (every snapshot from other code) with no time to replay before going online,
+    the restore registers every table at once without an engine; the one used first is replayed on
+    the spot, two uses at once share one replay, the rest replay in the background, and each takes
+    a snapshot with today's code. Their seats count from the start: nobody opens a second table."""
+    tables = service(storage)
+    three = [await running(tables, channel_id=c) for c in (40, 41, 42)]
+    for n, table in enumerate(three):
+        await play(tables, table, 70 + n, seed=n)
+    before = {t.id: views(t) for t in three}
+    await tables.shutdown()
+    await storage.db.execute("UPDATE snapshots SET code = 'an older parlor', state = x'00'")
+    await storage.db.commit()
+
+    monkeypatch.setattr(restore_module, "REPLAY_BEFORE_READY_S", 0.0)
+    again = service(storage)
+    caplog.set_level("INFO", logger="parlor.tables")
+    assert await again.restore() == 3
+    assert [again.tables[t.id].engine for t in three] == [None, None, None]
+    with pytest.raises(TableError, match="already sit at table"):
+        await again.create("blitz", ALICE, {"lives": 10}, None, guild_id=10, channel_id=42)
+    last = three[-1].id
+    first, second = await asyncio.gather(again.live(last), again.live(last))
+    assert first is second is again.tables[last] and views(first) == before[last]
+    for _ in range(200):
+        if all(again.tables[t.id].engine is not None for t in three):
+            break
+        await asyncio.sleep(0.01)
+    assert {t.id: views(again.tables[t.id]) for t in three} == before
+    assert any("replayed 3 table(s) in the background" in r.getMessage() for r in caplog.records)
+    await play(again, again.tables[three[0].id], 5, seed=9)  # and the games go on
+    await again.shutdown()
+    for table in three:
+        snap = await storage.snapshot(table.id)
+        assert snap is not None and snap.code == snapshots.code_version(BLITZ)
+
+
+async def test_a_table_left_to_replay_later_whose_log_does_not_replay_is_cancelled(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stored log that no longer replays (a refused move) cancels that table when its turn comes,
+    as a restore before going online does; looking it up then finds no table."""
+    tables = service(storage)
+    table = await running(tables)
+    await play(tables, table, 20)
+    tables._stop_tasks(table)  # a crash: no snapshot (20 < 64 moves)
+    await storage.db.execute("UPDATE actions SET action = '{\"type\": \"no such move\"}' WHERE game_id = ? AND seq = 5",
+                             (table.id,))
+    await storage.db.commit()
+
+    monkeypatch.setattr(restore_module, "REPLAY_BEFORE_READY_S", 0.0)
+    again = service(storage)
+    assert await again.restore() == 1
+    assert await again.live(table.id) is None
+    assert (await storage.game(table.id)).status == "cancelled"
+    await again.shutdown()
