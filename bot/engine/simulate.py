@@ -13,13 +13,19 @@ Before asking a seat's legal actions after a move, the simulator asks its bot :m
 changes no game, as an idle bot would choose nothing.
 
 Game packages supply their bots (``BOTS``) and optionally ``figures(engine, events) -> dict``,
-numbers worth printing per game; the simulator adds them up over all games.
+numbers worth printing per game; the simulator adds them up over all games. A ``figures`` hook may
+carry a ``tally`` attribute, a class whose instances count a game's figures as it goes:
+``add(events)`` takes the game's events in order, a batch at a time, and ``figures(engine)`` then
+answers exactly what ``figures(engine, events)`` would. With one the simulator never holds a whole
+game's events as objects (its record keeps them packed, see :class:`GameRecord`).
 """
 
 from __future__ import annotations
 
+import marshal
+import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from random import Random
 from typing import Any
@@ -30,7 +36,6 @@ from bot.engine.core import Action, Engine, Event, IllegalAction
 __all__ = ["GameRecord", "Match", "head_to_head", "play_game", "summarize"]
 
 
-@dataclass
 class GameRecord:
     """One simulated game.
 
@@ -39,7 +44,7 @@ class GameRecord:
     engine:
         The finished engine.
     events:
-        Every event of the game, in order.
+        Every event of the game, in order (a property: see below).
     actions:
         Accepted actions.
     refused:
@@ -52,15 +57,71 @@ class GameRecord:
         ``None`` for a game that ended by its rules; otherwise why the simulator stopped it at a
         safety limit (past ``max_actions``, or no bot could move). The run goes on with the next
         game, and the game is reported as stopped, never counted as won.
+
+    Callers keep records by the hundred, and a game has thousands of events: as
+    :class:`~bot.engine.core.Event` objects, each with its data, they would be the bulk of what the
+    garbage collector walks over and over. So the record keeps them packed, a batch of events per
+    ``bytes`` object (:mod:`marshal`, which carries every JSON type exactly: dicts in their key
+    order, lists, tuples, strings, numbers, booleans, ``None``), and :attr:`events` unpacks them on
+    each read: a fresh list of fresh events, each equal to the one the engine made (its data equal,
+    no longer the same objects). A batch holding an event that is not a plain
+    :class:`~bot.engine.core.Event`, or data ``marshal`` cannot carry, is kept as it is.
     """
 
-    engine: Engine
-    events: list[Event] = field(default_factory=list)
-    actions: int = 0
-    refused: int = 0
-    sim_ms: int = 0
-    figures: dict[str, float] = field(default_factory=dict)
-    stopped: str | None = None
+    __slots__ = ("engine", "_batches", "actions", "refused", "sim_ms", "figures", "stopped")
+
+    def __init__(self, engine: Engine, events: Sequence[Event] = (), actions: int = 0, refused: int = 0,
+                 sim_ms: int = 0, figures: dict[str, float] | None = None, stopped: str | None = None) -> None:
+        self.engine = engine
+        self.events = list(events)
+        self.actions = actions
+        self.refused = refused
+        self.sim_ms = sim_ms
+        self.figures: dict[str, float] = {} if figures is None else figures
+        self.stopped = stopped
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event of the game, in order, as a fresh list (changing it does not change the record)."""
+        out: list[Event] = []
+        for batch in self._batches:
+            if isinstance(batch, bytes):
+                out += [Event(kind, data, audience) for kind, data, audience in marshal.loads(batch)]
+            else:
+                out += batch
+        return out
+
+    @events.setter
+    def events(self, events: list[Event]) -> None:
+        self._batches: list[bytes | list[Event]] = []
+        self._add(events)
+
+    def _add(self, events: list[Event]) -> None:
+        """Keep *events*, the next ones of the game, packed (or, if they cannot be, as they are).
+
+        Event data is JSON-ready (:class:`~bot.engine.core.Event`), which ``marshal`` carries exactly;
+        it refuses what it cannot carry (then the batch is kept as it is), but would write another
+        buffer (a ``bytearray``) as ``bytes``: no JSON data holds one.
+        """
+        if not events:
+            return
+        if set(map(type, events)) == {Event}:
+            try:
+                self._batches.append(marshal.dumps([(event.type, event.data, event.audience) for event in events]))
+                return
+            except ValueError:  # something that is not JSON-ready data: kept as it is
+                pass
+        self._batches.append(list(events))
+
+    def __repr__(self) -> str:
+        return (f"GameRecord(engine={self.engine!r}, events=<{len(self.events)} events>, actions={self.actions}, "
+                f"refused={self.refused}, sim_ms={self.sim_ms}, figures={self.figures!r}, stopped={self.stopped!r})")
+
+
+_BATCH = 64
+"""How many events the simulator holds as objects before it hands them to the record (and the
+figures' tally) as a batch: few enough that they seldom outlive the garbage collector's youngest
+generation."""
 
 
 def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
@@ -135,7 +196,12 @@ def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
              for p, bot in bots.items()]
     max_actions = engine_cls.max_actions
     accepted = 0  # record.actions, kept in a local until the end
-    played = record.events
+    # A figures hook with a tally counts the events a batch at a time; one without needs them all at
+    # the end. The events not yet handed to the record (which packs them), in order:
+    tally_cls = None if figures is None else getattr(figures, "tally", None)
+    tally = None if tally_cls is None else tally_cls()
+    batch = _BATCH if figures is None or tally is not None else sys.maxsize
+    played: list[Event] = []
     while not engine.is_over:
         if accepted > max_actions:
             record.stopped = f"no end after {accepted} actions"
@@ -181,7 +247,12 @@ def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
             record.refused += 1
             continue
         accepted += 1
-        played.extend(events)
+        played += events
+        if len(played) >= batch:
+            if tally is not None:
+                tally.add(played)
+            record._add(played)
+            played = []
         deliver(events)
         # Plans made before this move may now be stale; they stay and are refused if they no
         # longer fit, except that a player who may no longer act at all drops theirs.
@@ -191,8 +262,12 @@ def play_game(engine_cls: type[Engine], players: Sequence[str], *, seed: int,
                     del plans[other], due[other]
     record.actions = accepted
     record.sim_ms = clock
-    if figures is not None:
-        record.figures = dict(figures(engine, record.events))
+    if tally is not None:
+        tally.add(played)
+        record.figures = dict(tally.figures(engine))
+    elif figures is not None:
+        record.figures = dict(figures(engine, played))  # played holds every event
+    record._add(played)
     return record
 
 
