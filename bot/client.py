@@ -36,6 +36,10 @@ __all__ = ["ParlorBot", "ShardedParlorBot", "make_bot", "apply_api_overrides", "
 
 log = logging.getLogger("parlor")
 
+FULL_COLLECTION_AFTER = 100
+"""Collections of the garbage collector's middle generation between two full ones once the bot is
+ready (Python's default is 10; ``docs/tables.md``, "Robustness")."""
+
 
 def apply_api_overrides(api_base: str | None, gateway: str | None) -> None:
     """Point discord.py at another Discord, e.g. the loopback Discord of :mod:`sandbox`.
@@ -147,6 +151,7 @@ class ParlorBot(commands.Bot):
         self._extensions_to_load = load_cogs
         self._restore_tables = restore_tables
         self._frozen = False
+        self._thresholds = gc.get_threshold()
         from bot.tables import TableService
 
         self.tables = TableService(storage, config.tables, self)
@@ -208,6 +213,12 @@ class ParlorBot(commands.Bot):
             self._frozen = True
             gc.collect()
             gc.freeze()
+            # A full collection still walks everything made since (the tables opened, the boards
+            # live): tens of ms with fifty busy tables. Python runs one every ten collections of the
+            # middle generation, a few times a minute at 100 clicks/s; ten times rarer suffices
+            # (the youngest generations, which free most cycles, keep their pace).
+            self._thresholds = gc.get_threshold()
+            gc.set_threshold(self._thresholds[0], self._thresholds[1], FULL_COLLECTION_AFTER)
         if not self._commands_checked:
             self._commands_checked = True
             await self.warn_if_unsynced()
@@ -253,6 +264,7 @@ class ParlorBot(commands.Bot):
         if self._frozen:  # what was frozen may be garbage now (many bots in one process: the tests)
             self._frozen = False
             gc.unfreeze()
+            gc.set_threshold(*self._thresholds)
 
 
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 from pathlib import Path
 
+from bot.client import FULL_COLLECTION_AFTER
 from sandbox import FakeDiscord, pointed_at
 from tests.e2e.conftest import World, parlor, parlor_config, settled, stored_log
 from tests.e2e.test_dutch_blitz import DB_COGS, open_blitz
@@ -234,3 +236,15 @@ async def test_a_click_answered_after_discords_3_s_logs_one_line(fake: FakeDisco
         assert bot.tables.tables  # the table is still there and answers the next click
         left = await fake.click(world.bob, lobby, "Leave")
         assert not left.failed
+
+
+async def test_once_ready_the_bot_freezes_start_up_and_spaces_full_collections(fake: FakeDiscord, world: World,
+                                                                               tmp_path: Path) -> None:
+    """A ready bot has frozen what start-up built and runs a full garbage collection ten times
+    rarer than Python's default; closing gives the process both back (docs/tables.md, "Robustness")."""
+    before = gc.get_threshold()
+    async with parlor(fake, tmp_path / "p.db") as bot:
+        await fake.wait_for(lambda: bot._frozen, timeout=5, what="on_ready")
+        assert gc.get_freeze_count() > 1000
+        assert gc.get_threshold() == (before[0], before[1], FULL_COLLECTION_AFTER) != before
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
