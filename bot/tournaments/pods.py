@@ -8,7 +8,11 @@
   largest tables first), then a local search swaps players between tables to lower, first, the
   number of pairs who have already met at a table and, second, the spread of points at each
   table (the sum of squared differences). Several starts (the standings order, then orders
-  shuffled by the seeded generator) are tried; the best wins.
+  shuffled by the seeded generator) are tried, more while the best still repeats a pair; the
+  best wins. Swaps alone can stop short of the fewest repeated pairs, so if that seating repeats
+  some, an exact branch and bound (:func:`_fewest_repeats`) looks for a split with fewer, which
+  the swaps then even out by points. It is exhaustive within :data:`_STEPS` steps (a dozen
+  players or fewer, in practice), else it keeps the fewest found.
 - **Seats** within a table: the order in which the players have sat least often in those seats
   (the seeded generator chooses among equals).
 - **Points by place** (:func:`place_points`): each table counts as a two-player match against
@@ -38,6 +42,17 @@ POD_SIZES = (3, 4, 5)
 
 _STARTS = 6
 """Starting orders the local search tries (the standings order and five shuffles)."""
+
+_STARTS_IF_REPEATS = 30
+"""Starting orders it tries in all while the best seating found still repeats a pair (up to
+:data:`_MANY` players)."""
+
+_STEPS = 20_000
+"""Steps of the exact search for fewer repeated pairs (:func:`_fewest_repeats`) before it settles,
+up to :data:`_MANY` players; beyond, fewer by the square of the players (a step takes that much longer)."""
+
+_MANY = 48
+"""Players beyond which the extra starts are skipped and the exact search shortened (time)."""
 
 
 def check_pod_size(size: int, minimum: int) -> None:
@@ -139,6 +154,132 @@ def _improve(tables: list[list[PlayerId]], score: dict[PlayerId, int],
     return sum(w[a][b] for t in seats for a, b in itertools.combinations(t, 2))
 
 
+def _pig(players: int, tables: int) -> int:
+    """The fewest pairs sitting together when *players* share *tables* tables (spread evenly)."""
+    q, r = divmod(players, tables)
+    return r * (q + 1) * q // 2 + (tables - r) * q * (q - 1) // 2
+
+
+def _fewest_repeats(people: Sequence[PlayerId], sizes: Sequence[int], rounds: Sequence[Round], bound: int,
+                    budget: int) -> list[list[PlayerId]] | None:
+    """A split of *people* into tables of *sizes* with fewer than *bound* repeated pairs, the fewest.
+
+    Branch and bound: the tables are filled one after another, each from the most constrained
+    player left (so no split is reached twice), pruned by two lower bounds on the repeats still to
+    come: the players of each earlier table still to seat spread over the tables left, at best
+    evenly; and each player still to seat needs as many tablemates as the smallest table left,
+    and those beyond the ones it never met are repeats. The search stops after *budget* steps
+    (the best split found so far is kept), so it is exact whenever it ends sooner.
+
+    Returns
+    -------
+    list[list[str]] | None
+        The split, or ``None`` if none under *bound* was found.
+    """
+    n = len(people)
+    index = {p: i for i, p in enumerate(people)}
+    cliques = [[index[p] for p in m.players if p in index] for rnd in rounds for m in rnd.matches]
+    cliques = [c for c in cliques if len(c) > 1]
+    w = [[0] * n for _ in range(n)]
+    member: list[list[int]] = [[] for _ in range(n)]
+    for i, c in enumerate(cliques):
+        for a in c:
+            member[a].append(i)
+            for b in c:
+                if a != b:
+                    w[a][b] += 1
+    left = {k: sizes.count(k) for k in set(sizes)}  # tables still to open, by size
+    rest = [len(c) for c in cliques]  # players of each earlier table not seated yet
+    placed = [False] * n
+    strangers = [[b for b in range(n) if b != a and not w[a][b]] for a in range(n)]
+    met = [[(b, w[a][b]) for b in range(n) if w[a][b]] for a in range(n)]
+    free = [len(s) for s in strangers]  # per player: the unseated players it never met
+    tables: list[list[int]] = []
+    # per open table, per player: repeats with the table's players, and how many of them it met
+    joins: list[tuple[list[int], list[int]]] = []
+    found: list[list[int]] | None = None
+    steps = 0
+
+    def place(a: int, by: int) -> None:
+        """Seat *a* at the open table (*by* = -1) or take it back (*by* = 1)."""
+        placed[a] = by < 0
+        for b in strangers[a]:
+            if not placed[b]:
+                free[b] += by
+        for i in member[a]:
+            rest[i] += by
+        join, known = joins[-1]
+        for b, x in met[a]:
+            join[b] -= by * x
+            known[b] -= by
+
+    most = max(rest, default=0)
+    pig = [[_pig(r, t) if t else 0 for r in range(most + 1)] for t in range(len(sizes) + 1)]  # pig[t][r]
+
+    def hopeless(cost: int, smallest: int, open_tables: int, table: list[int]) -> bool:
+        """Whether *cost* plus a lower bound on the repeats still to come reaches the bound."""
+        if cost + sum(map(pig[open_tables].__getitem__, rest)) >= bound:
+            return True
+        short = 0
+        for a in range(n):
+            if not placed[a] and free[a] < smallest - 1:
+                short += max(0, smallest - 1 - free[a] - (len(table) - joins[-1][1][a] if table else 0))
+        return cost + (short + 1) // 2 >= bound
+
+    def open_table(cost: int) -> bool:
+        nonlocal found, bound
+        todo = [a for a in range(n) if not placed[a]]
+        if not todo:
+            found, bound = [list(t) for t in tables], cost
+            return True
+        if hopeless(cost, min(k for k, c in left.items() if c), sum(left.values()), []):
+            return True
+        first = min(todo, key=lambda a: (free[a], a))
+        others = sorted((b for b in todo if b != first), key=lambda b: (w[first][b], free[b], b))
+        for k in sorted((k for k, c in left.items() if c), reverse=True):
+            left[k] -= 1
+            tables.append([first])
+            joins.append(([0] * n, [0] * n))
+            place(first, -1)
+            going = grow(others, 0, k, cost)
+            place(first, 1)
+            joins.pop()
+            tables.pop()
+            left[k] += 1
+            if not going:
+                return False
+        return True
+
+    def grow(others: list[int], start: int, k: int, cost: int) -> bool:
+        nonlocal steps
+        steps += 1
+        if steps > budget:
+            return False
+        table = tables[-1]
+        if len(table) == k:
+            return open_table(cost)
+        smallest = min([k] + [q for q, c in left.items() if c])
+        open_tables = sum(left.values()) + 1
+        for i in range(start, len(others) - (k - len(table)) + 1):
+            b = others[i]
+            after = cost + joins[-1][0][b]
+            if after >= bound:
+                continue
+            table.append(b)
+            place(b, -1)
+            going = True
+            if len(table) == k or not hopeless(after, smallest, open_tables, table):
+                going = grow(others, i + 1, k, after)
+            place(b, 1)
+            table.pop()
+            if not going:
+                return False
+        return True
+
+    open_table(0)
+    return None if found is None else [[people[a] for a in t] for t in found]
+
+
 def seat_order(players: Sequence[PlayerId], rounds: Sequence[Round], rng: Random) -> list[PlayerId]:
     """The seat order of one table: the players sit where they have sat least often.
 
@@ -218,7 +359,9 @@ def seat(players: Sequence[PlayerId], rounds: Sequence[Round], rng: Random, *, s
     pairs = sum(k * (k - 1) // 2 for k in sizes)
     repeat = spread * spread * pairs + 1
     best: tuple[int, list[list[PlayerId]]] | None = None
-    for start in range(_STARTS):
+    for start in range(_STARTS_IF_REPEATS if len(seated) <= _MANY else _STARTS):
+        if start >= _STARTS and best is not None and best[0] < repeat:
+            break  # no repeated pair: the usual starts are enough
         line = list(seated)
         if start:
             line.sort(key=lambda p: (rows[p].points if start % 2 else 0, rng.random()), reverse=bool(start % 2))
@@ -230,6 +373,13 @@ def seat(players: Sequence[PlayerId], rounds: Sequence[Round], rng: Random, *, s
         if best is None or cost < best[0]:
             best = (cost, tables)
     assert best is not None
+    if best[0] >= repeat:  # repeated pairs left: look for a split with fewer, then even out its points
+        steps = _STEPS * _MANY**2 // max(_MANY, len(seated)) ** 2  # a step's time grows as the players squared
+        fewer = _fewest_repeats(seated, sizes, rounds, best[0] // repeat, steps)
+        if fewer is not None:
+            cost = _improve(fewer, score, met, repeat)
+            if cost < best[0]:
+                best = (cost, fewer)
     place = {p: i for i, p in enumerate(order)}
     chosen = sorted(best[1], key=lambda t: min(place[p] for p in t))
     out = [Match(tuple(seat_order(t, rounds, rng))) for t in chosen]
