@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
 
-__all__ = ["answer_error", "ANSWERING"]
+__all__ = ["answer_error", "ANSWERING", "DEFERRING"]
 
 log = logging.getLogger("parlor")
 
@@ -14,6 +15,11 @@ ANSWERING = "parlor_answering"
 """Key of ``Interaction.extras`` set once a handler starts answering the interaction itself: the
 click watchdog (:func:`bot.tables.components._guarded`) then defers nothing, so the two never race
 to Discord's one initial response (a second one is refused with 40060)."""
+
+DEFERRING = "parlor_deferring"
+"""Key of ``Interaction.extras`` holding a deferral under way (the click watchdog's, or one made at
+once for a table that must be replayed first): whoever answers next waits for it, so the answer
+goes through the interaction token instead of racing the deferral to the initial response."""
 
 UNKNOWN_INTERACTION = 10062
 """Discord's error code for an interaction it no longer knows (its 3 s passed unanswered)."""
@@ -23,8 +29,12 @@ async def answer_error(interaction: discord.Interaction, message: str) -> None:
     """|coro|
 
     Tell the user what went wrong in an ephemeral message, whether or not the interaction was
-    already answered. Never raises for Discord errors (they are logged).
+    already answered (or is being deferred: :data:`DEFERRING`). Never raises for Discord errors
+    (they are logged).
     """
+    pending = interaction.extras.get(DEFERRING)
+    if pending is not None:
+        await asyncio.gather(pending, return_exceptions=True)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True)

@@ -74,10 +74,19 @@ class ParlorTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """Before a slash command runs in a table's thread, replay that table if a restart left it for
         later (``docs/tables.md``, "Restarts"), so the command finds it ready; never refuses.
+
+        Raises
+        ------
+        discord.app_commands.AppCommandError
+            The table could not be read back (the database failed): :meth:`on_error` logs it and
+            answers the user.
         """
         tables = getattr(interaction.client, "tables", None)
         if tables is not None:
-            await tables.replayed_in(interaction.channel_id)
+            try:
+                await tables.replayed_in(interaction.channel_id)
+            except Exception as exc:  # only an AppCommandError reaches on_error (and an answer)
+                raise app_commands.AppCommandError(f"the table here could not be read back: {exc!r}") from exc
         return True
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:

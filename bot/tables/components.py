@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot.answers import ANSWERING, UNKNOWN_INTERACTION, answer_error
+from bot.answers import ANSWERING, DEFERRING, UNKNOWN_INTERACTION, answer_error
 from bot.tables.ui import (
     BUTTON_LABEL_MAX,
     CUSTOM_ID_MAX,
@@ -97,7 +97,7 @@ async def deferred(interaction: discord.Interaction) -> bool:
     Waits for a deferral under way, so an answer that follows uses the interaction token
     (``edit_original_response`` or a follow-up) instead of racing the deferral.
     """
-    pending = interaction.extras.get("parlor_deferring")
+    pending = interaction.extras.get(DEFERRING)
     if pending is not None:
         await asyncio.gather(pending, return_exceptions=True)
     if interaction.response.is_done():
@@ -126,7 +126,7 @@ async def _guarded(interaction: discord.Interaction, handler: Any, table_id: int
         if not interaction.response.is_done() and not interaction.extras.get(ANSWERING):
             deferring = asyncio.ensure_future(interaction.response.defer())
             deferring.add_done_callback(_retrieved)
-            interaction.extras["parlor_deferring"] = deferring
+            interaction.extras[DEFERRING] = deferring
 
     # A timer, not a task of its own for the handler: a click goes through no extra turn of the loop.
     timer = asyncio.get_running_loop().call_later(ANSWER_WITHIN_S, watchdog)

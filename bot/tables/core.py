@@ -142,9 +142,9 @@ class TableCore:
         self._chores: set[asyncio.Task[Any]] = set()
         self._closing = False
         # Running tables a restart left to replay later (table id to table, registered but without
-        # an engine yet), and those being replayed (id to a future set when done): ``live``. A few
-        # replay at a time (a few logs in memory however many clicks wait, and one is read while
-        # another replays), and the snapshots they take are stored a batch at a time (bot.tables.restore).
+        # an engine yet), and those being replayed (id to a future set when done): ``live``. At most
+        # eight replay at once (a few logs in memory however many clicks wait), and the snapshots
+        # they take are stored a batch at a time (bot.tables.restore).
         self._unreplayed: dict[int, Table] = {}
         self._replaying: dict[int, asyncio.Future[None]] = {}
         self._replay_turn = asyncio.Semaphore(8)
@@ -164,7 +164,7 @@ class TableCore:
         """The tasks that keep a running table's messages current (its public message, open boards)."""
         return []
 
-    async def _replay(self, table_id: int) -> None:
+    async def _replay(self, table_id: int, *, urgent: bool = False) -> None:
         """|coro| Replay a table the restart left for later, now (the restore layer fills this)."""
         raise NotImplementedError
 
@@ -192,7 +192,7 @@ class TableCore:
         """
         for table_id in [i for i in (*self._unreplayed, *self._replaying)
                          if (t := self.tables.get(i)) is not None and t.thread_id == channel_id]:
-            await self._replay(table_id)
+            await self._replay(table_id, urgent=True)
 
     # ------------------------------------------------------------------ set-up
 

@@ -324,10 +324,12 @@ class TableLobby(TableLoops):
         TableError
             No live table with that number in this server, or *actor* may not end it.
         """
-        table = await self.live(table_id)
+        table = self.tables.get(table_id)  # checked before a replay (live), which only a host may cause
         if table is None or table.guild_id != guild_id or table.status not in ("lobby", "running"):
             raise TableError(f"There is no live table #{table_id} in this server.")
         if not self.is_host(table, actor):
             raise TableError(f"Only the host of table #{table_id} or a moderator (Manage Threads, or a moderator "
                              "role) can end it.")
+        if await self.live(table_id) is not table or table.status not in ("lobby", "running"):
+            raise TableError(f"There is no live table #{table_id} in this server.")  # its replay ended it
         return table

@@ -8,6 +8,7 @@ table from its latest snapshot and the actions after it. No Discord here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import secrets
@@ -149,10 +150,15 @@ class TableRestore(TableLobby):
             await self._finish(table)
         self._start_tasks(table)
 
-    async def _replay(self, table_id: int) -> None:
+    async def _replay(self, table_id: int, *, urgent: bool = False) -> None:
         """|coro| Replay table *table_id*'s whole log now if the restart left it for later, or wait
-        for its replay under way (see :meth:`restore`); a log that does not replay cancels the table.
+        for its replay under way (see :meth:`restore`). A few replay at a time; an *urgent* one (a
+        slash command waiting, undeferred) goes at once. A log that does not replay cancels the
+        table; any other error (the database) leaves it waiting, for its next use to try again, and
+        propagates. Once the bot is shutting down nothing is replayed or started.
         """
+        if self._closing:
+            return
         table = self._unreplayed.pop(table_id, None)
         if table is None:
             if (under_way := self._replaying.get(table_id)) is not None:
@@ -162,17 +168,23 @@ class TableRestore(TableLobby):
             return  # ended meanwhile
         done = self._replaying[table_id] = asyncio.get_running_loop().create_future()
         try:
-            async with self._replay_turn:  # a few logs in memory at a time, however many clicks wait
+            async with contextlib.AsyncExitStack() as turn:
+                if not urgent:  # a few logs in memory at a time, however many clicks wait
+                    await turn.enter_async_context(self._replay_turn)
                 try:
                     self._start_engine(table, await self._replay_log(table, self._replayed_snapshots))
                 except (IllegalAction, ValueError):
                     log.exception("table %s could not be replayed; it is cancelled", table_id)
                     await self._cancel(table)
                     return
+                except BaseException:
+                    self._unreplayed[table_id] = table
+                    raise
             if len(self._replayed_snapshots) >= RESTORE_BATCH or not self._unreplayed:
                 self._background(self.storage.save_snapshots(self._replayed_snapshots))
                 self._replayed_snapshots = []
-            await self._resume(table)
+            if not self._closing:  # shutdown stopped every table's tasks: start none now
+                await self._resume(table)
         finally:
             del self._replaying[table_id]
             done.set_result(None)
@@ -180,11 +192,13 @@ class TableRestore(TableLobby):
     async def _replay_rest(self) -> None:
         """|coro| Replay, one at a time, every table the restart left for later (until shutdown)."""
         started, count = time.monotonic(), len(self._unreplayed)
-        while self._unreplayed and not self._closing:
+        for table_id in list(self._unreplayed):
+            if self._closing:
+                break
             try:
-                await self._replay(next(iter(self._unreplayed)))
-            except Exception:  # the database failed: that table stays unplayable, the others go on
-                log.exception("a table could not be replayed")
+                await self._replay(table_id)
+            except Exception:  # the database failed: that table waits for its next use to try again
+                log.exception("table %s could not be replayed", table_id)
             await asyncio.sleep(0)  # clicks waiting go first
         log.info("replayed %d table(s) in the background in %.1f s", count, time.monotonic() - started)
 
@@ -230,7 +244,7 @@ class TableRestore(TableLobby):
         actions = await self.storage.action_log(table.id)
         engine, bots = self._rebuild(table, actions)
         table.checkpoint_seq = 0
-        if len(actions) >= snapshots.SNAPSHOT_EVERY:
+        if len(actions) >= snapshots.SNAPSHOT_EVERY and not engine.is_over:  # (a finished game keeps none)
             table.engine, table.bots = engine, bots
             if (row := self._snapshot(table)) is not None:
                 taken.append(row)

@@ -81,6 +81,9 @@ class TableHost(Protocol):
     async def seat_to_bot(self, table: Any, user_id: int, why: str) -> bool:
         """A bot takes a user's seat (``bot.tables.lobby``)."""
 
+    async def live(self, table_id: int) -> Any:
+        """The live table, replayed first if a restart left it for later (``bot.tables.core``)."""
+
 
 def _uid(player: str) -> int:
     return int(player[1:])
@@ -848,7 +851,7 @@ class TournamentService:
         gone = [p for p in m.players if p not in active or (late and p not in m.shown)]
         if m.game_id is None:
             return None, gone
-        live = self.tables.tables.get(m.game_id)
+        live = await self.tables.live(m.game_id)  # (a table a restart left to replay later: replayed now)
         engine = live.engine if live is not None else None
         if engine is None:
             row = await self.storage.game(m.game_id)

@@ -235,6 +235,67 @@ async def test_restart_mid_hand_keeps_every_accepted_play(fake: FakeDiscord, wor
         assert table.engine.action_count == count + 1
 
 
+async def restarted_after_an_update(fake: FakeDiscord, world: World, db: Path, monkeypatch: pytest.MonkeyPatch):
+    """Alice and Bob's table, a few moves in; then Parlor "updated" (its snapshot is from other code),
+    and the next start leaves every whole-log replay for later with no background replay coming."""
+    async with parlor(fake, db, DB_COGS):
+        thread, lobby = await open_blitz(fake, world)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        for _ in range(3):
+            await play_one_move(fake, world.alice, lobby)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE snapshots SET code = 'an older parlor'")
+    monkeypatch.setattr(restore_module, "REPLAY_BEFORE_READY_S", 0.0)
+
+    async def no_background_replay(self: object) -> None:
+        return None
+
+    monkeypatch.setattr(TableRestore, "_replay_rest", no_background_replay)
+    return thread, lobby
+
+
+async def test_a_refusal_on_a_table_left_to_replay_later_arrives_when_discord_is_slow(
+        fake: FakeDiscord, world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Carol, who does not play, clicks Open my board on a table waiting for its replay while
+    Discord takes 300 ms to take the click's deferral: the refusal waits for the deferral and
+    arrives as a follow-up, not as a second first answer (which Discord would refuse)."""
+    thread, lobby = await restarted_after_an_update(fake, world, tmp_path / "p.db", monkeypatch)
+    fake.slow_route("POST", r"/interactions/\d+/[^/]+/callback", 0.3)
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as again:
+        assert again.tables.tables[1].engine is None
+        click = await fake.click(world.carol, lobby, "Open my board")
+        assert click.response_type == 6
+        await fake.wait_for(lambda: click.followups, timeout=5, what="the refusal as a follow-up")
+        assert click.followups[0].ephemeral and "not playing" in click.followups[0].content
+
+
+async def test_a_slash_command_in_a_table_left_to_replay_later_is_answered_when_the_database_fails(
+        fake: FakeDiscord, world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database fails once as Bob's ``/table board`` replays the table first: he is told that
+    something went wrong (not left without an answer), the table still waits, and his next
+    ``/table board`` replays it and shows his board."""
+    thread, lobby = await restarted_after_an_update(fake, world, tmp_path / "p.db", monkeypatch)
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as again:
+        storage = again.tables.storage
+        real = storage.action_log
+        failures = [OSError("disk I/O error")]
+
+        async def failing_once(*args: object, **kwargs: object) -> object:
+            if failures:
+                raise failures.pop()
+            return await real(*args, **kwargs)
+
+        monkeypatch.setattr(storage, "action_log", failing_once)
+        first = await settled(fake, await fake.slash(world.bob, thread, "table board"))
+        assert first.ephemeral and "went wrong" in first.content
+        table = again.tables.tables[1]
+        assert table.engine is None and again.tables.awaits_replay(1)
+        second = await settled(fake, await fake.slash(world.bob, thread, "table board"))
+        assert second.ephemeral and any(b.label.startswith("Flip") for b in second.message.buttons), second.content
+        assert table.engine is not None and table.engine.action_count == 3
+
+
 async def test_after_an_update_a_table_left_to_replay_later_answers_its_first_click(
         fake: FakeDiscord, world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Parlor was updated between stop and start (the snapshot is from other code) and the start

@@ -342,3 +342,35 @@ async def test_a_table_left_to_replay_later_whose_log_does_not_replay_is_cancell
     assert await again.live(table.id) is None
     assert (await storage.game(table.id)).status == "cancelled"
     await again.shutdown()
+
+
+async def test_a_shutdown_during_a_replay_starts_no_table_again(storage: Storage,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot shuts down while a table left for later is being replayed (its log slow to read):
+    the replay finishes, but the table's bots and timers are not started after shutdown stopped
+    everything, and its new snapshot is stored."""
+    tables = service(storage)
+    table = await running(tables, kind="dutch", bots=1)
+    await play(tables, table, 70)
+    await tables.shutdown()
+    await storage.db.execute("UPDATE snapshots SET code = 'an older parlor', state = x'00'")
+    await storage.db.commit()
+
+    monkeypatch.setattr(restore_module, "REPLAY_BEFORE_READY_S", 0.0)
+    again = service(storage)
+    real = storage.action_log
+
+    async def slow(*args: object, **kwargs: object) -> object:
+        await asyncio.sleep(0.2)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(storage, "action_log", slow)
+    assert await again.restore() == 1
+    await asyncio.sleep(0.05)  # the background replay is reading the log
+    assert again.awaits_replay(table.id)
+    await again.shutdown()
+    restored = again.tables[table.id]
+    assert restored.engine is not None and restored.engine.action_count == table.engine.action_count
+    assert not [t for t in restored.tasks if not t.done()], "no task started after shutdown"
+    snap = await storage.snapshot(table.id)
+    assert snap is not None and snap.code == snapshots.code_version(DUTCH)
