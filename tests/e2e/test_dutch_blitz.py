@@ -238,12 +238,14 @@ async def test_restart_mid_hand_keeps_every_accepted_play(fake: FakeDiscord, wor
 async def restarted_after_an_update(fake: FakeDiscord, world: World, db: Path, monkeypatch: pytest.MonkeyPatch):
     """Alice and Bob's table, a few moves in; then Parlor "updated" (its snapshot is from other code),
     and the next start leaves every whole-log replay for later with no background replay coming."""
-    async with parlor(fake, db, DB_COGS):
+    async with parlor(fake, db, DB_COGS) as bot:
         thread, lobby = await open_blitz(fake, world)
         await fake.click(world.bob, lobby, "Join")
         await fake.click(world.alice, lobby, "Start")
         for _ in range(3):
             await play_one_move(fake, world.alice, lobby)
+        engine = bot.tables.tables[1].engine
+        views = {p: engine.view(p) for p in [*engine.players, None]}
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE snapshots SET code = 'an older parlor'")
     monkeypatch.setattr(restore_module, "REPLAY_BEFORE_READY_S", 0.0)
@@ -252,7 +254,7 @@ async def restarted_after_an_update(fake: FakeDiscord, world: World, db: Path, m
         return None
 
     monkeypatch.setattr(TableRestore, "_replay_rest", no_background_replay)
-    return thread, lobby
+    return thread, lobby, views
 
 
 async def test_a_refusal_on_a_table_left_to_replay_later_arrives_when_discord_is_slow(
@@ -260,7 +262,7 @@ async def test_a_refusal_on_a_table_left_to_replay_later_arrives_when_discord_is
     """Carol, who does not play, clicks Open my board on a table waiting for its replay while
     Discord takes 300 ms to take the click's deferral: the refusal waits for the deferral and
     arrives as a follow-up, not as a second first answer (which Discord would refuse)."""
-    thread, lobby = await restarted_after_an_update(fake, world, tmp_path / "p.db", monkeypatch)
+    thread, lobby, _ = await restarted_after_an_update(fake, world, tmp_path / "p.db", monkeypatch)
     fake.slow_route("POST", r"/interactions/\d+/[^/]+/callback", 0.3)
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as again:
         assert again.tables.tables[1].engine is None
@@ -275,7 +277,7 @@ async def test_a_slash_command_in_a_table_left_to_replay_later_is_answered_when_
     """The database fails once as Bob's ``/table board`` replays the table first: he is told that
     something went wrong (not left without an answer), the table still waits, and his next
     ``/table board`` replays it and shows his board."""
-    thread, lobby = await restarted_after_an_update(fake, world, tmp_path / "p.db", monkeypatch)
+    thread, lobby, _ = await restarted_after_an_update(fake, world, tmp_path / "p.db", monkeypatch)
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as again:
         storage = again.tables.storage
         real = storage.action_log
@@ -303,24 +305,8 @@ async def test_after_an_update_a_table_left_to_replay_later_answers_its_first_cl
     click, and Bob's ``/table board`` in the thread, replay the table on the spot and find every
     move in place; play goes on."""
     db = tmp_path / "p.db"
-    async with parlor(fake, db, DB_COGS) as bot:
-        thread, lobby = await open_blitz(fake, world)
-        await fake.click(world.bob, lobby, "Join")
-        await fake.click(world.alice, lobby, "Start")
-        for _ in range(6):
-            await play_one_move(fake, world.alice, lobby)
-            await play_one_move(fake, world.bob, lobby)
-        table = bot.tables.tables[1]
-        before = {p: table.engine.view(p) for p in [*table.engine.players, None]}
-        count = table.engine.action_count
-    with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE snapshots SET code = 'an older parlor'")
-    monkeypatch.setattr(restore_module, "REPLAY_BEFORE_READY_S", 0.0)
-
-    async def no_background_replay(self: object) -> None:
-        return None
-
-    monkeypatch.setattr(TableRestore, "_replay_rest", no_background_replay)
+    thread, lobby, before = await restarted_after_an_update(fake, world, db, monkeypatch)
+    count = 3
     async with parlor(fake, db, DB_COGS) as again:
         table = again.tables.tables[1]
         assert table.engine is None, "left to replay later"
