@@ -171,8 +171,9 @@ class TableRestore(TableLobby):
             async with contextlib.AsyncExitStack() as turn:
                 if not urgent:  # a few logs in memory at a time, however many clicks wait
                     await turn.enter_async_context(self._replay_turn)
+                taken: list[tuple[int, int, str, bytes]] = []  # (the batch list may be stored meanwhile)
                 try:
-                    self._start_engine(table, await self._replay_log(table, self._replayed_snapshots))
+                    self._start_engine(table, await self._replay_log(table, taken))
                 except (IllegalAction, ValueError):
                     log.exception("table %s could not be replayed; it is cancelled", table_id)
                     await self._cancel(table)
@@ -180,6 +181,7 @@ class TableRestore(TableLobby):
                 except BaseException:
                     self._unreplayed[table_id] = table
                     raise
+            self._replayed_snapshots += taken
             if len(self._replayed_snapshots) >= RESTORE_BATCH or not self._unreplayed:
                 self._background(self.storage.save_snapshots(self._replayed_snapshots))
                 self._replayed_snapshots = []

@@ -302,6 +302,14 @@ async def test_tables_past_the_replay_budget_are_replayed_in_the_background_or_a
     await storage.db.commit()
 
     monkeypatch.setattr(restore_module, "REPLAY_BEFORE_READY_S", 0.0)
+    real = storage.action_log
+    delays = {three[1].id: 0.3, three[2].id: 0.1}  # the one used first ends while another replays
+
+    async def slowed(game_id: int, **kwargs: object) -> object:
+        await asyncio.sleep(delays.get(game_id, 0))
+        return await real(game_id, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(storage, "action_log", slowed)
     again = service(storage)
     caplog.set_level("INFO", logger="parlor.tables")
     assert await again.restore() == 3
@@ -347,10 +355,10 @@ async def test_a_table_left_to_replay_later_whose_log_does_not_replay_is_cancell
 async def test_a_shutdown_during_a_replay_starts_no_table_again(storage: Storage,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """The bot shuts down while a table left for later is being replayed (its log slow to read):
-    the replay finishes, but the table's bots and timers are not started after shutdown stopped
+    the replay finishes, but the table's turn timer is not started after shutdown stopped
     everything, and its new snapshot is stored."""
     tables = service(storage)
-    table = await running(tables, kind="dutch", bots=1)
+    table = await running(tables)
     await play(tables, table, 70)
     await tables.shutdown()
     await storage.db.execute("UPDATE snapshots SET code = 'an older parlor', state = x'00'")
@@ -373,4 +381,4 @@ async def test_a_shutdown_during_a_replay_starts_no_table_again(storage: Storage
     assert restored.engine is not None and restored.engine.action_count == table.engine.action_count
     assert not [t for t in restored.tasks if not t.done()], "no task started after shutdown"
     snap = await storage.snapshot(table.id)
-    assert snap is not None and snap.code == snapshots.code_version(DUTCH)
+    assert snap is not None and snap.code == snapshots.code_version(BLITZ)
