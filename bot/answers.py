@@ -7,7 +7,7 @@ import logging
 
 import discord
 
-__all__ = ["answer_error", "ANSWERING", "DEFERRING"]
+__all__ = ["answer_error", "deferred", "ANSWERING", "DEFERRING"]
 
 log = logging.getLogger("parlor")
 
@@ -25,6 +25,22 @@ UNKNOWN_INTERACTION = 10062
 """Discord's error code for an interaction it no longer knows (its 3 s passed unanswered)."""
 
 
+async def deferred(interaction: discord.Interaction) -> bool:
+    """|coro| Whether the interaction was already answered (or deferred by the click watchdog of
+    :func:`bot.tables.components._guarded`); when not, marks it as being answered now (:data:`ANSWERING`).
+
+    Waits for a deferral under way (:data:`DEFERRING`), so an answer that follows uses the
+    interaction token (``edit_original_response`` or a follow-up) instead of racing the deferral.
+    """
+    pending = interaction.extras.get(DEFERRING)
+    if pending is not None:
+        await asyncio.gather(pending, return_exceptions=True)
+    if interaction.response.is_done():
+        return True
+    interaction.extras[ANSWERING] = True  # the caller answers now: the watchdog must not defer
+    return False
+
+
 async def answer_error(interaction: discord.Interaction, message: str) -> None:
     """|coro|
 
@@ -32,14 +48,10 @@ async def answer_error(interaction: discord.Interaction, message: str) -> None:
     already answered (or is being deferred: :data:`DEFERRING`). Never raises for Discord errors
     (they are logged).
     """
-    pending = interaction.extras.get(DEFERRING)
-    if pending is not None:
-        await asyncio.gather(pending, return_exceptions=True)
     try:
-        if interaction.response.is_done():
+        if await deferred(interaction):
             await interaction.followup.send(message, ephemeral=True)
         else:
-            interaction.extras[ANSWERING] = True
             await interaction.response.send_message(message, ephemeral=True)
     except discord.NotFound as exc:
         if exc.code != UNKNOWN_INTERACTION:

@@ -91,21 +91,6 @@ ANSWER_WITHIN_S = 2.0
 """Seconds a click handler may take before its interaction is deferred (Discord waits 3 s)."""
 
 
-async def deferred(interaction: discord.Interaction) -> bool:
-    """|coro| Whether the interaction was already answered (or deferred by the watchdog of :func:`_guarded`).
-
-    Waits for a deferral under way, so an answer that follows uses the interaction token
-    (``edit_original_response`` or a follow-up) instead of racing the deferral.
-    """
-    pending = interaction.extras.get(DEFERRING)
-    if pending is not None:
-        await asyncio.gather(pending, return_exceptions=True)
-    if interaction.response.is_done():
-        return True
-    interaction.extras[ANSWERING] = True  # the caller answers now: the watchdog must not defer
-    return False
-
-
 def _retrieved(task: asyncio.Future[Any]) -> None:
     """Mark a watchdog deferral's error as seen (the handler's own answer reports what matters)."""
     if not task.cancelled() and task.exception() is not None:

@@ -21,9 +21,9 @@ from typing import Any
 
 import discord
 
-from bot.answers import answer_error
+from bot.answers import answer_error, deferred
 from bot.tables.budget import RestBudget
-from bot.tables.components import board_view, deferred, finished_view, lobby_view, table_view
+from bot.tables.components import board_view, finished_view, lobby_view, table_view
 from bot.tables.core import Actor, now_ms, posted_ms, wait_event, wall_ms
 from bot.tables.race import Outcome
 from bot.tables.restore import TableRestore
