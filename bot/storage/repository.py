@@ -136,6 +136,8 @@ class Storage:
         table at once, and two writes interleaved on it would commit each other's halves (and
         sqlite3 refuses an ``executemany`` while another statement is pending)."""
         self._queued_actions: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
+        self._writing_actions = False
+        """Whether a group of actions is being written (by its caller, or by :attr:`_flusher`)."""
         self._flusher: asyncio.Task[None] | None = None
 
     @classmethod
@@ -357,10 +359,12 @@ class Storage:
                             discord_ts_ms: int | None = None) -> ActionRow:
         """|coro| Append an accepted action and commit before returning.
 
-        Group commit: the actions of every table that arrive while a commit is under way are
-        written together in the next transaction, so one disk flush serves them all and the
-        database keeps up with many busy tables (``docs/design.md`` §3). Each caller still
-        returns only once its own action is committed.
+        Group commit: an action that arrives when no write is under way is written at once by the
+        caller's own task (no other task to wait for on a click's path); the actions of every table
+        that arrive while a write is under way are written together in the next transaction, so
+        one disk flush serves them all and the database keeps up with many busy tables
+        (``docs/design.md`` §3). Each caller still returns only once its own action is committed;
+        a caller cancelled meanwhile leaves the actions queued behind it to be written all the same.
 
         Parameters
         ----------
@@ -377,28 +381,48 @@ class Storage:
         """
         now = self.clock()
         row = (game_id, seq, player_id, json.dumps(action, sort_keys=True), discord_ts_ms, now)
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queued_actions.append((row, done))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.get_running_loop().create_task(self._flush_actions(), name="parlor-group-commit")
-        await done
+        if self._writing_actions:  # a group is being written: join the next one
+            done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._queued_actions.append((row, done))
+            await done
+        else:  # nothing under way: write this one at once, in the caller's own task
+            self._writing_actions = True
+            try:
+                async with self.writing:
+                    [error] = await self._write_actions([row])
+            finally:
+                self._flush_queued()
+            if error is not None:
+                raise error
         return ActionRow(game_id, seq, player_id, action, discord_ts_ms, now)
+
+    async def _write_actions(self, rows: list[tuple[Any, ...]]) -> list[BaseException | None]:
+        return await (self._insert_actions(rows) if self.log_db is not None
+                      else self._insert_actions_and_commit(rows))
+
+    def _flush_queued(self) -> None:
+        """After a write: the actions that arrived meanwhile go out as the next group, in a task."""
+        if self._queued_actions:
+            self._flusher = asyncio.get_running_loop().create_task(self._flush_actions(), name="parlor-group-commit")
+        else:
+            self._writing_actions = False
 
     async def _flush_actions(self) -> None:
         """Commit the queued actions, a group per transaction, until none are left."""
-        while self._queued_actions:
-            async with self.writing:
-                group, self._queued_actions = self._queued_actions, []
-                rows = [row for row, _ in group]
-                results = await (self._insert_actions(rows) if self.log_db is not None
-                                 else self._insert_actions_and_commit(rows))
-            for (_, done), error in zip(group, results, strict=True):
-                if done.done():  # its caller gave up (cancelled); the row stands or fell all the same
-                    continue
-                if error is None:
-                    done.set_result(None)
-                else:
-                    done.set_exception(error)
+        try:
+            while self._queued_actions:
+                async with self.writing:
+                    group, self._queued_actions = self._queued_actions, []
+                    results = await self._write_actions([row for row, _ in group])
+                for (_, done), error in zip(group, results, strict=True):
+                    if done.done():  # its caller gave up (cancelled); the row stands or fell all the same
+                        continue
+                    if error is None:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(error)
+        finally:
+            self._writing_actions = False
 
     async def actions(self, game_id: int, *, after: int = 0) -> list[ActionRow]:
         """|coro| The action log of a game in order: the actions numbered above *after* (default: all)."""

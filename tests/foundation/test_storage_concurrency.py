@@ -68,3 +68,33 @@ async def test_moves_of_many_tables_commit_together_and_a_bad_one_sinks_only_its
         for game in games:
             assert [a.seq for a in await storage.actions(game)] == [1, 2, 3, 4]
         assert [a.action["type"] for a in await storage.actions(games[0])] == ["flip"] * 4
+
+
+async def test_moves_queued_behind_a_caller_cancelled_while_writing_its_own_are_still_stored(tmp_path: Path) -> None:
+    """A move that finds no write under way is written by its caller's own task; if that caller is
+    cancelled mid-write, the moves that queued behind it meanwhile are written all the same and
+    their callers answered (none waits forever)."""
+    async with Storage.open(str(tmp_path / "p.db")) as storage:
+        games = [await storage.create_game("dutch-blitz", seed=i) for i in range(5)]
+        assert storage.log_db is not None
+        original = storage.log_db.execute
+        writing = asyncio.Event()
+
+        async def slow(*args: Any) -> Any:
+            writing.set()
+            await asyncio.sleep(0.05)
+            return await original(*args)
+
+        storage.log_db.execute = slow  # type: ignore[method-assign]
+        first = asyncio.create_task(storage.append_action(games[0], 1, "p0", {"type": "flip"}))
+        await writing.wait()
+        behind = [asyncio.create_task(storage.append_action(g, 1, "p0", {"type": "flip"})) for g in games[1:]]
+        await asyncio.sleep(0)
+        first.cancel()
+        await asyncio.wait_for(asyncio.gather(*behind), timeout=5)
+        with pytest.raises(asyncio.CancelledError):
+            await first
+        for game in games[1:]:
+            assert [a.action for a in await storage.actions(game)] == [{"type": "flip"}]
+        await storage.append_action(games[0], 1, "p0", {"type": "flip"})  # the next move writes at once again
+        assert [a.seq for a in await storage.actions(games[0])] == [1]
