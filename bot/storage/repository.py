@@ -190,6 +190,21 @@ class Storage:
         """|coro| Bring the schema up to date; returns the version (``LATEST``)."""
         return await migrate(self.db)
 
+    async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        """|coro| Every row of a query, run and fetched in one trip to the database thread.
+
+        No query stays open between two trips: a read left open on the main connection while the log
+        connection commits a move makes this connection's next write fail at once with "database is
+        locked" (SQLite's ``SQLITE_BUSY_SNAPSHOT``: its read began before that commit), and the other
+        coroutines' writes go through this connection in the meantime.
+        """
+        return list(await self.db.execute_fetchall(sql, params))
+
+    async def _row(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
+        """|coro| The first row of a query, or ``None`` (see :meth:`_rows`)."""
+        rows = await self._rows(sql, params)
+        return rows[0] if rows else None
+
     # ------------------------------------------------------------------ games
 
     async def create_game(self, kind: str, *, seed: int, options: dict[str, Any] | None = None,
@@ -214,15 +229,14 @@ class Storage:
 
     async def game(self, game_id: int) -> GameRow | None:
         """|coro| The game with this id, or ``None``."""
-        async with self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._row("SELECT * FROM games WHERE id = ?", (game_id,))
         return _game(row) if row else None
 
     async def games_with_status(self, *statuses: str) -> list[GameRow]:
         """|coro| Games in any of *statuses*, oldest first."""
         marks = ",".join("?" * len(statuses))
-        async with self.db.execute(f"SELECT * FROM games WHERE status IN ({marks}) ORDER BY id", statuses) as cur:
-            return [_game(r) for r in await cur.fetchall()]
+        rows = await self._rows(f"SELECT * FROM games WHERE status IN ({marks}) ORDER BY id", statuses)
+        return [_game(r) for r in rows]
 
     async def live_games(self, *statuses: str, after_id: int = 0, limit: int | None = None) -> list[LiveGame]:
         """|coro| The games in any of *statuses* with an id above *after_id*, oldest first, at most
@@ -236,28 +250,24 @@ class Storage:
         if limit is not None:
             query += " LIMIT ?"
             params = (*params, limit)
-        async with self.db.execute(query, params) as cur:
-            games = [_game(r) for r in await cur.fetchall()]
+        games = [_game(r) for r in await self._rows(query, params)]
         if not games:
             return []
         span = f"g.status IN ({marks}) AND g.id > ? AND g.id <= ?"
         bounds = (*statuses, after_id, games[-1].id)
         seats: dict[int, list[SeatRow]] = {g.id: [] for g in games}
-        async with self.db.execute(f"SELECT s.* FROM seats s JOIN games g ON g.id = s.game_id"
-                                   f" WHERE {span} ORDER BY s.game_id, s.seat", bounds) as cur:
-            for r in await cur.fetchall():
-                seats.setdefault(r["game_id"], []).append(_seat(r))
+        for r in await self._rows(f"SELECT s.* FROM seats s JOIN games g ON g.id = s.game_id"
+                                  f" WHERE {span} ORDER BY s.game_id, s.seat", bounds):
+            seats.setdefault(r["game_id"], []).append(_seat(r))
         snaps: dict[int, SnapshotRow] = {}
-        async with self.db.execute(f"SELECT n.* FROM snapshots n JOIN games g ON g.id = n.game_id"
-                                   f" WHERE {span}", bounds) as cur:
-            for r in await cur.fetchall():
-                snaps[r["game_id"]] = _snapshot(r)
+        for r in await self._rows(f"SELECT n.* FROM snapshots n JOIN games g ON g.id = n.game_id WHERE {span}",
+                                  bounds):
+            snaps[r["game_id"]] = _snapshot(r)
         tails: dict[int, list[ActionRow]] = {}
-        async with self.db.execute(f"SELECT a.* FROM games g JOIN snapshots n ON n.game_id = g.id"
-                                   f" JOIN actions a ON a.game_id = g.id AND a.seq > n.seq"
-                                   f" WHERE {span} ORDER BY a.game_id, a.seq", bounds) as cur:
-            for r in await cur.fetchall():
-                tails.setdefault(r["game_id"], []).append(_action(r))
+        for r in await self._rows(f"SELECT a.* FROM games g JOIN snapshots n ON n.game_id = g.id"
+                                  f" JOIN actions a ON a.game_id = g.id AND a.seq > n.seq"
+                                  f" WHERE {span} ORDER BY a.game_id, a.seq", bounds):
+            tails.setdefault(r["game_id"], []).append(_action(r))
         return [LiveGame(g, seats.get(g.id, []), snaps.get(g.id), tails.get(g.id, [])) for g in games]
 
     async def update_game(self, game_id: int, **changes: Any) -> None:
@@ -302,8 +312,7 @@ class Storage:
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         """|coro| The seats of a game in seat order."""
-        async with self.db.execute("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
-            return [_seat(r) for r in await cur.fetchall()]
+        return [_seat(r) for r in await self._rows("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))]
 
     # ------------------------------------------------------------------ the action log
 
@@ -426,9 +435,8 @@ class Storage:
 
     async def actions(self, game_id: int, *, after: int = 0) -> list[ActionRow]:
         """|coro| The action log of a game in order: the actions numbered above *after* (default: all)."""
-        async with self.db.execute("SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
-                                   (game_id, after)) as cur:
-            return [_action(r) for r in await cur.fetchall()]
+        return [_action(r) for r in await self._rows("SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
+                                                     (game_id, after))]
 
     async def action_log(self, game_id: int, *, after: int = 0) -> list[tuple[str, dict[str, Any]]]:
         """|coro| What a replay needs of a game's action log, in order: ``(player id, action)`` of
@@ -443,10 +451,8 @@ class Storage:
         ValueError
             A stored action is not valid JSON (a damaged database).
         """
-        async with self.db.execute("SELECT player_id, action FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
-                                   (game_id, after)) as cur:
-            cur.row_factory = None  # plain tuples: no sqlite3.Row per action
-            rows = list(await cur.fetchall())
+        rows = await self._rows("SELECT player_id, action FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
+                                (game_id, after))
         decoded = json.loads("[" + ",".join([r[1] for r in rows]) + "]")
         if len(decoded) != len(rows):  # a row holding "1,2" would shift every later action
             raise ValueError(f"game {game_id}: a stored action is not one JSON value")
@@ -477,8 +483,7 @@ class Storage:
 
     async def snapshot(self, game_id: int) -> SnapshotRow | None:
         """|coro| The latest snapshot of a game, or ``None``."""
-        async with self.db.execute("SELECT * FROM snapshots WHERE game_id = ?", (game_id,)) as cur:
-            r = await cur.fetchone()
+        r = await self._row("SELECT * FROM snapshots WHERE game_id = ?", (game_id,))
         return _snapshot(r) if r else None
 
         # ------------------------------------------------------------------ results
@@ -496,8 +501,7 @@ class Storage:
 
     async def result(self, game_id: int) -> dict[str, Any] | None:
         """|coro| The stored result of a game, or ``None``."""
-        async with self.db.execute("SELECT result FROM results WHERE game_id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._row("SELECT result FROM results WHERE game_id = ?", (game_id,))
         return json.loads(row[0]) if row else None
 
     async def finished_games(self, *, guild_id: int | None = None, kind: str | None = None,
@@ -520,25 +524,22 @@ class Storage:
             args.append(user_id)
         query = ("SELECT g.id, g.kind, g.guild_id, g.thread_id, r.result, r.finished_at FROM games g"
                  f" JOIN results r ON r.game_id = g.id WHERE {' AND '.join(where)} ORDER BY r.finished_at, g.id")
-        async with self.db.execute(query, args) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows(query, args)
         seats: dict[int, list[SeatRow]] = {}
         if rows:
             marks = ",".join("?" for _ in rows)
-            async with self.db.execute(f"SELECT * FROM seats WHERE game_id IN ({marks}) ORDER BY game_id, seat",
-                                       [r["id"] for r in rows]) as cur:
-                for s in await cur.fetchall():
-                    seats.setdefault(s["game_id"], []).append(
-                        SeatRow(s["game_id"], s["seat"], s["player_id"], s["user_id"], s["bot_name"], s["joined_at"],
-                                s["name"]))
+            for s in await self._rows(f"SELECT * FROM seats WHERE game_id IN ({marks}) ORDER BY game_id, seat",
+                                      [r["id"] for r in rows]):
+                seats.setdefault(s["game_id"], []).append(
+                    SeatRow(s["game_id"], s["seat"], s["player_id"], s["user_id"], s["bot_name"], s["joined_at"],
+                            s["name"]))
         return [FinishedGame(r["id"], r["kind"], r["guild_id"], r["thread_id"], r["finished_at"],
                              json.loads(r["result"]), tuple(seats.get(r["id"], []))) for r in rows]
 
     async def ratings(self, guild_id: int, kind: str) -> list[RatingRow]:
         """|coro| Every stored rating of one server and game."""
-        async with self.db.execute("SELECT * FROM ratings WHERE guild_id = ? AND kind = ?", (guild_id, kind)) as cur:
-            return [RatingRow(r["guild_id"], r["kind"], r["player"], r["mu"], r["sigma"], r["games"], r["last_game"])
-                    for r in await cur.fetchall()]
+        return [RatingRow(r["guild_id"], r["kind"], r["player"], r["mu"], r["sigma"], r["games"], r["last_game"])
+                for r in await self._rows("SELECT * FROM ratings WHERE guild_id = ? AND kind = ?", (guild_id, kind))]
 
     async def save_ratings(self, rows: Sequence[RatingRow], *, replace_all: bool = False) -> None:
         """|coro| Store ratings (one transaction); *replace_all* first deletes every rating (a rebuild)."""
@@ -556,8 +557,7 @@ class Storage:
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         """|coro| A guild's settings (``{}`` when none were saved)."""
-        async with self.db.execute("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._row("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return json.loads(row[0]) if row else {}
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
@@ -588,8 +588,7 @@ class Storage:
 
     async def tournament(self, tournament_id: int) -> TournamentRow | None:
         """|coro| The tournament with this id, or ``None``."""
-        async with self.db.execute("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._row("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
         return _tournament(row) if row else None
 
     async def tournaments(self, *statuses: str, guild_id: int | None = None) -> list[TournamentRow]:
@@ -602,8 +601,8 @@ class Storage:
         if guild_id is not None:
             where.append("guild_id = ?")
             args.append(guild_id)
-        async with self.db.execute(f"SELECT * FROM tournaments WHERE {' AND '.join(where)} ORDER BY id", args) as cur:
-            return [_tournament(r) for r in await cur.fetchall()]
+        rows = await self._rows(f"SELECT * FROM tournaments WHERE {' AND '.join(where)} ORDER BY id", args)
+        return [_tournament(r) for r in rows]
 
     async def update_tournament(self, tournament_id: int, **changes: Any) -> None:
         """|coro| Update ``status``, ``message_id``, ``round``, ``settings`` or ``finished_at`` of a tournament.
@@ -646,10 +645,9 @@ class Storage:
 
     async def entrants(self, tournament_id: int) -> list[EntrantRow]:
         """|coro| A tournament's entrants in registration order."""
-        async with self.db.execute("SELECT * FROM tournament_entrants WHERE tournament_id = ?"
-                                   " ORDER BY registered_at, rowid", (tournament_id,)) as cur:
-            return [EntrantRow(r["tournament_id"], r["user_id"], r["name"], r["status"], r["registered_at"])
-                    for r in await cur.fetchall()]
+        return [EntrantRow(r["tournament_id"], r["user_id"], r["name"], r["status"], r["registered_at"])
+                for r in await self._rows("SELECT * FROM tournament_entrants WHERE tournament_id = ?"
+                                          " ORDER BY registered_at, rowid", (tournament_id,))]
 
     async def add_round(self, tournament_id: int, number: int, matches: Sequence[Sequence[str]],
                         data: dict[str, Any] | None = None) -> None:
@@ -682,13 +680,12 @@ class Storage:
 
     async def rounds(self, tournament_id: int) -> list[RoundRow]:
         """|coro| A tournament's rounds, oldest first, each with its matches in order."""
-        async with self.db.execute("SELECT * FROM tournament_matches WHERE tournament_id = ? ORDER BY round, number",
-                                   (tournament_id,)) as cur:
-            matches = [_match(r) for r in await cur.fetchall()]
-        async with self.db.execute("SELECT * FROM tournament_rounds WHERE tournament_id = ? ORDER BY number",
-                                   (tournament_id,)) as cur:
-            return [RoundRow(r["number"], json.loads(r["data"]), r["started_at"], r["finished_at"],
-                             tuple(m for m in matches if m.round == r["number"])) for r in await cur.fetchall()]
+        matches = [_match(r) for r in await self._rows("SELECT * FROM tournament_matches WHERE tournament_id = ?"
+                                                       " ORDER BY round, number", (tournament_id,))]
+        return [RoundRow(r["number"], json.loads(r["data"]), r["started_at"], r["finished_at"],
+                         tuple(m for m in matches if m.round == r["number"]))
+                for r in await self._rows("SELECT * FROM tournament_rounds WHERE tournament_id = ? ORDER BY number",
+                                          (tournament_id,))]
 
     async def update_match(self, tournament_id: int, round_: int, number: int, **changes: Any) -> None:
         """|coro| Update ``status``, ``game_id``, ``opened_at``, ``shown`` (a list) or ``result`` (a dict) of a match.
@@ -712,8 +709,7 @@ class Storage:
 
     async def match_of_game(self, game_id: int) -> MatchRow | None:
         """|coro| The tournament match played at table *game_id*, or ``None``."""
-        async with self.db.execute("SELECT * FROM tournament_matches WHERE game_id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._row("SELECT * FROM tournament_matches WHERE game_id = ?", (game_id,))
         return _match(row) if row else None
 
     async def schema_version(self) -> int:

@@ -98,3 +98,32 @@ async def test_moves_queued_behind_a_caller_cancelled_while_writing_its_own_are_
             assert [a.action for a in await storage.actions(game)] == [{"type": "flip"}]
         await storage.append_action(games[0], 1, "p0", {"type": "flip"})  # the next move writes at once again
         assert [a.seq for a in await storage.actions(games[0])] == [1]
+
+
+async def test_reads_and_writes_meeting_moves_of_many_tables_never_find_the_database_locked(tmp_path: Path) -> None:
+    """Reads, writes and moves of many tables at once: a read left open on the main connection
+    between two trips to its thread, while the log connection committed a move, made the next write
+    on the main connection fail at once with "database is locked" (SQLITE_BUSY_SNAPSHOT). Every
+    read now runs and fetches in one trip."""
+    async with Storage.open(str(tmp_path / "p.db")) as storage:
+        games = [await storage.create_game("dutch-blitz", seed=i) for i in range(20)]
+        for game in games:
+            await storage.set_seats(game, [(f"p{k}", k, None, f"person {k}") for k in range(4)])
+
+        async def reader() -> None:
+            for _ in range(40):
+                assert len(await storage.games_with_status("lobby")) == len(games)
+                assert len(await storage.seats(games[0])) == 4
+
+        async def mover(game: int) -> None:
+            for seq in range(1, 41):
+                await storage.append_action(game, seq, "p0", {"type": "flip"})
+
+        async def writer(game: int) -> None:
+            for n in range(40):
+                await storage.update_game(game, host_id=n)
+
+        await asyncio.gather(*(reader() for _ in range(4)), *(mover(g) for g in games), *(writer(g) for g in games))
+        for game in games:
+            assert len(await storage.actions(game)) == 40
+            assert (await storage.game(game)).host_id == 39
