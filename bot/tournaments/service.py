@@ -17,7 +17,9 @@ redraws its message), and to the tables through the table service's Discord-free
 One path, :meth:`TournamentService.step`, moves a tournament on: it opens the tables of pending
 matches, records finished games, marks broken tables, rules no-shows, and pairs the next round
 when the current one is complete. It runs on every finished game, on every command and once per
-tick, so nothing is lost across a restart: the state is the storage.
+tick, so nothing is lost across a restart: the state is the storage. The next round is computed in
+a worker thread (pods seating can take most of a second), so the event loop keeps answering every
+table's clicks meanwhile.
 """
 
 from __future__ import annotations
@@ -552,18 +554,23 @@ class TournamentService:
         await self._redraw(t)
         await self.step(tid)
 
-    def _next_matches(self, s: _State) -> tuple[list[list[str]], dict[str, Any]] | None:
-        """The next round's matches (player ids in seat order) and its data, or ``None`` when the event is over."""
+    def _next_matches(self, s: _State, minimum: int) -> tuple[list[list[str]], dict[str, Any]] | None:
+        """The next round's matches (player ids in seat order) and its data, or ``None`` when the event is over.
+
+        Pure: it reads only *s* (loaded for this step, not shared) and *minimum* (the game's minimum
+        players, used by pods), and touches neither storage, Discord, the loop nor the service's state,
+        so :meth:`_step` runs it in a worker thread (pods seating can take most of a second).
+        """
         t, done = s.t, s.model_rounds()
         active = sorted(s.active)
         number = len(s.rounds) + 1
         rng = Random(f"{t.seed}:{number}")
         if t.format in ("swiss", "pods"):
-            if number > int(t.settings["rounds"]) or len(active) < (self._minimum(t) if t.format == "pods" else 2):
+            if number > int(t.settings["rounds"]) or len(active) < (minimum if t.format == "pods" else 2):
                 return None
             if t.format == "swiss":
                 return [list(m.players) for m in swiss.pair(active, done, rng)], {}
-            tables = pods.seat(active, done, rng, size=int(t.settings["table_size"]), minimum=self._minimum(t))
+            tables = pods.seat(active, done, rng, size=int(t.settings["table_size"]), minimum=minimum)
             return [list(m.players) for m in tables], {}
         if t.format == "round-robin":
             schedule = t.settings["schedule"]
@@ -587,7 +594,7 @@ class TournamentService:
             rs = [result_from_json(m.result) if m.result else None for m in last.matches]
             nxt = elimination.next_round(ms, rs, seeds)
             return [[p for p in m.players if p in active] if m else [] for m in nxt], {}
-        size, minimum, advance = int(t.settings["table_size"]), self._minimum(t), int(t.settings["advance"])
+        size, advance = int(t.settings["table_size"]), int(t.settings["advance"])
         if number == 1:
             field = list(t.settings["seeds"])
         else:
@@ -608,7 +615,10 @@ class TournamentService:
             {"field": field, "k": k}
 
     async def step(self, tid: int) -> None:
-        """|coro| Move tournament *tid* on (see the module's documentation); safe to call at any time."""
+        """|coro| Move tournament *tid* on (see the module's documentation); safe to call at any time.
+
+        The next round is paired or seated in a worker thread, with this tournament's lock held.
+        """
         async with self._lock(tid):
             await self._step(tid)
 
@@ -635,7 +645,12 @@ class TournamentService:
             return
         if rnd is not None and any(m.status not in ("done", "empty") for m in rnd.matches):
             return
-        nxt = self._next_matches(s)
+        # The pairing or seating is pure but can take most of a second (pods at 128 players): a worker
+        # thread computes it, so the loop keeps answering every table's clicks meanwhile. The lock is
+        # held, so nothing changes this tournament until it is stored; the engine registry (the game's
+        # minimum) is read here, on the loop.
+        minimum = self._minimum(s.t) if self._pods(s.t) else 2
+        nxt = await asyncio.to_thread(self._next_matches, s, minimum)
         if rnd is not None and rnd.finished_at is None:
             await self.storage.finish_round(tid, rnd.number)
             if nxt is not None:  # after the last round, the final standings say it
