@@ -523,8 +523,15 @@ class DiscordTables(TableRestore):
     # ------------------------------------------------------------------ playing
 
     def _table_view(self, table: Table) -> discord.ui.View:
+        """The running table message's buttons: built once and shared by every redraw while they stay
+        the same (the view is stopped, so Discord's answer never stores it; nothing changes it).
+        """
         ui = self.uis[table.kind]
-        return table_view(table.id, ui.board_label, ui.public_buttons(table))
+        key = (ui.board_label, tuple(ui.public_buttons(table)))
+        if table.public_view is None or table.public_view[0] != key:
+            table.public_view = (key, table_view(table.id, key[0], list(key[1])))
+        view: discord.ui.View = table.public_view[1]
+        return view
 
     def board(self, table: Table, player: str, note: str = "",
               selection: str | None = None) -> tuple[str, discord.ui.View | None]:
@@ -938,9 +945,11 @@ class DiscordTables(TableRestore):
         table.dirty.clear()  # what changed while waiting for the budget goes out with this edit
         final = table.status != "running"
         finished = table.engine is not None and table.engine.is_over
-        view: discord.ui.View | None = self._table_view(table)
+        view: discord.ui.View | None
         if finished:  # a tournament match is over for good: no Rematch (docs/tournaments.md)
             view = None if table.settings.get("tournament") else finished_view(table.id)
+        else:
+            view = self._table_view(table)
         text = self.public_text(table)
         if token is not None:
             try:

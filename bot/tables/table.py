@@ -179,6 +179,9 @@ class Table:
     or ``None``: kept by the Discord layer from the latest click on that message answered by
     updating it or deferring that update, and good for 15 minutes (``docs/tables.md``, "Discord's
     limits")."""
+    public_view: tuple[Any, Any] | None = None
+    """The public message's Discord view and what it was built from, reused while that stays the
+    same (the Discord layer's; ``None`` until the first redraw)."""
     revealed: tuple[str, int] = ("", 0)
     """The public story told step by step (:meth:`GameUI.story_steps <bot.tables.ui.GameUI.story_steps>`):
     its key and how many of its steps the table message shows so far."""
