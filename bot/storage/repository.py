@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -19,6 +21,8 @@ __all__ = ["Storage", "GameRow", "SeatRow", "ActionRow", "SnapshotRow", "LiveGam
            "EntrantRow", "MatchRow", "RoundRow"]
 
 GAME_STATUSES = ("lobby", "running", "finished", "cancelled")
+
+log = logging.getLogger("parlor.storage")
 
 _ROWS_PER_INSERT = 500
 """Actions written by one statement at most (6 values each, well within SQLite's 32,766 variables)."""
@@ -190,6 +194,25 @@ class Storage:
         """|coro| Bring the schema up to date; returns the version (``LATEST``)."""
         return await migrate(self.db)
 
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[None]:
+        """Hold :attr:`writing` for one transaction on the main connection: committed when the block
+        ends, rolled back whole when it raises (a statement failed, the commit failed, or the caller
+        was cancelled). A failed write so leaves nothing half-done for the next write to commit, and
+        no open transaction holding the database's write lock, for which every move (written
+        through the log connection) would wait and then fail.
+        """
+        async with self.writing:
+            try:
+                yield
+                await self.db.commit()
+            except BaseException:
+                try:
+                    await self.db.rollback()
+                except Exception:  # the first error is the one to report
+                    log.exception("could not roll back a failed write")
+                raise
+
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
         """|coro| Every row of a query, run and fetched in one trip to the database thread.
 
@@ -215,7 +238,7 @@ class Storage:
 
         *options* are the engine's options; *settings* the table's own (e.g. ``race_window_ms``).
         """
-        async with self.writing:
+        async with self._transaction():
             now = self.clock()
             cur = await self.db.execute(
                 "INSERT INTO games (kind, guild_id, channel_id, thread_id, host_id, options, seed, status,"
@@ -223,7 +246,6 @@ class Storage:
                 (kind, guild_id, channel_id, thread_id, host_id, json.dumps(options or {}), seed, now, now,
                  json.dumps(settings or {})),
             )
-            await self.db.commit()
             assert cur.lastrowid is not None  # an INSERT always sets it
             return int(cur.lastrowid)
 
@@ -279,7 +301,7 @@ class Storage:
         ValueError
             An unknown column or status.
         """
-        async with self.writing:
+        async with self._transaction():
             allowed = {"status", "message_id", "thread_id", "host_id", "options", "seed", "finished_at", "channel_id"}
             bad = set(changes) - allowed
             if bad:
@@ -291,7 +313,6 @@ class Storage:
             changes["updated_at"] = self.clock()
             cols = ", ".join(f"{k} = ?" for k in changes)
             await self.db.execute(f"UPDATE games SET {cols} WHERE id = ?", (*changes.values(), game_id))
-            await self.db.commit()
 
         # ------------------------------------------------------------------ seats
 
@@ -300,7 +321,7 @@ class Storage:
 
         Each seat is ``(player_id, user_id, bot_name)`` or ``(player_id, user_id, bot_name, display_name)``.
         """
-        async with self.writing:
+        async with self._transaction():
             now = self.clock()
             await self.db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             await self.db.executemany(
@@ -308,7 +329,6 @@ class Storage:
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(game_id, i, s[0], s[1], s[2], now, s[3] if len(s) > 3 else None) for i, s in enumerate(seats)],
             )
-            await self.db.commit()
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         """|coro| The seats of a game in seat order."""
@@ -460,10 +480,9 @@ class Storage:
 
     async def delete_actions(self, game_id: int) -> None:
         """|coro| Forget a game's actions and snapshot (a rematch reuses nothing; used when a lobby restarts)."""
-        async with self.writing:
+        async with self._transaction():
             await self.db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
             await self.db.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
-            await self.db.commit()
 
     # ------------------------------------------------------------------ snapshots
 
@@ -472,14 +491,13 @@ class Storage:
         is a running game after its action number *seq*, *code* names the code that can read it
         (``docs/tables.md``, "Restarts"). It replaces the game's snapshot before, never a newer one.
         """
-        async with self.writing:
+        async with self._transaction():
             now = self.clock()
             await self.db.executemany(
                 "INSERT INTO snapshots (game_id, seq, code, state, taken_at) VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, code = excluded.code,"
                 " state = excluded.state, taken_at = excluded.taken_at WHERE excluded.seq >= snapshots.seq",
                 [(game_id, seq, code, state, now) for game_id, seq, code, state in rows])
-            await self.db.commit()
 
     async def snapshot(self, game_id: int) -> SnapshotRow | None:
         """|coro| The latest snapshot of a game, or ``None``."""
@@ -490,14 +508,13 @@ class Storage:
 
     async def save_result(self, game_id: int, result: dict[str, Any]) -> None:
         """|coro| Store a finished game's result and mark it finished, in one transaction."""
-        async with self.writing:
+        async with self._transaction():
             now = self.clock()
             await self.db.execute("INSERT OR REPLACE INTO results (game_id, result, finished_at) VALUES (?, ?, ?)",
                                   (game_id, json.dumps(result), now))
             await self.db.execute("UPDATE games SET status = 'finished', finished_at = ?, updated_at = ? WHERE id = ?",
                                   (now, now, game_id))
             await self.db.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))  # the log tells the rest
-            await self.db.commit()
 
     async def result(self, game_id: int) -> dict[str, Any] | None:
         """|coro| The stored result of a game, or ``None``."""
@@ -543,7 +560,7 @@ class Storage:
 
     async def save_ratings(self, rows: Sequence[RatingRow], *, replace_all: bool = False) -> None:
         """|coro| Store ratings (one transaction); *replace_all* first deletes every rating (a rebuild)."""
-        async with self.writing:
+        async with self._transaction():
             if replace_all:
                 await self.db.execute("DELETE FROM ratings")
             await self.db.executemany(
@@ -551,7 +568,6 @@ class Storage:
                 " ON CONFLICT(guild_id, kind, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
                 " games = excluded.games, last_game = excluded.last_game",
                 [(r.guild_id, r.kind, r.player, r.mu, r.sigma, r.games, r.last_game) for r in rows])
-            await self.db.commit()
 
         # ------------------------------------------------------------------ guild settings
 
@@ -562,27 +578,25 @@ class Storage:
 
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
         """|coro| Replace a guild's settings."""
-        async with self.writing:
+        async with self._transaction():
             await self.db.execute(
                 "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)"
                 " ON CONFLICT(guild_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at",
                 (guild_id, json.dumps(settings), self.clock()),
             )
-            await self.db.commit()
 
         # ------------------------------------------------------------------ tournaments (docs/tournaments.md §10)
 
     async def create_tournament(self, *, guild_id: int, channel_id: int, organizer_id: int, name: str, kind: str,
                                 format: str, options: dict[str, Any], settings: dict[str, Any], seed: int) -> int:
         """|coro| Store a new tournament, open for registration; returns its id."""
-        async with self.writing:
+        async with self._transaction():
             now = self.clock()
             cur = await self.db.execute(
                 "INSERT INTO tournaments (guild_id, channel_id, organizer_id, name, kind, format, options, settings,"
                 " seed, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, organizer_id, name, kind, format, json.dumps(options), json.dumps(settings),
                  seed, now, now))
-            await self.db.commit()
             assert cur.lastrowid is not None
             return int(cur.lastrowid)
 
@@ -612,7 +626,7 @@ class Storage:
         ValueError
             An unknown column.
         """
-        async with self.writing:
+        async with self._transaction():
             allowed = {"status", "message_id", "round", "settings", "finished_at"}
             if set(changes) - allowed:
                 raise ValueError(f"cannot update {sorted(set(changes) - allowed)}; columns: {sorted(allowed)}")
@@ -621,27 +635,24 @@ class Storage:
             changes["updated_at"] = self.clock()
             cols = ", ".join(f"{k} = ?" for k in changes)
             await self.db.execute(f"UPDATE tournaments SET {cols} WHERE id = ?", (*changes.values(), tournament_id))
-            await self.db.commit()
 
     async def set_entrant(self, tournament_id: int, user_id: int, name: str, status: str) -> None:
         """|coro| Enter *user_id* in a tournament with *status*, or change their status (their place in
         the registration order is kept).
         """
-        async with self.writing:
+        async with self._transaction():
             now = self.clock()
             await self.db.execute(
                 "INSERT INTO tournament_entrants (tournament_id, user_id, name, status, registered_at, updated_at)"
                 " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(tournament_id, user_id) DO UPDATE SET name = excluded.name,"
                 " status = excluded.status, updated_at = excluded.updated_at",
                 (tournament_id, user_id, name, status, now, now))
-            await self.db.commit()
 
     async def remove_entrant(self, tournament_id: int, user_id: int) -> None:
         """|coro| Forget an entrant (unregistered before the start)."""
-        async with self.writing:
+        async with self._transaction():
             await self.db.execute("DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?",
                                   (tournament_id, user_id))
-            await self.db.commit()
 
     async def entrants(self, tournament_id: int) -> list[EntrantRow]:
         """|coro| A tournament's entrants in registration order."""
@@ -656,7 +667,7 @@ class Storage:
 
         A bye is stored done with its result; an empty slot as ``empty``; a game as ``pending``.
         """
-        async with self.writing:
+        async with self._transaction():
             now = self.clock()
             await self.db.execute("INSERT INTO tournament_rounds (tournament_id, number, data, started_at)"
                                   " VALUES (?, ?, ?, ?)", (tournament_id, number, json.dumps(data or {}), now))
@@ -669,14 +680,12 @@ class Storage:
                                       " result) VALUES (?, ?, ?, ?, ?, ?)", rows)
             await self.db.execute("UPDATE tournaments SET round = ?, updated_at = ? WHERE id = ?",
                                   (number, now, tournament_id))
-            await self.db.commit()
 
     async def finish_round(self, tournament_id: int, number: int) -> None:
         """|coro| Mark round *number* finished (now)."""
-        async with self.writing:
+        async with self._transaction():
             await self.db.execute("UPDATE tournament_rounds SET finished_at = ? WHERE tournament_id = ? AND number = ?",
                                   (self.clock(), tournament_id, number))
-            await self.db.commit()
 
     async def rounds(self, tournament_id: int) -> list[RoundRow]:
         """|coro| A tournament's rounds, oldest first, each with its matches in order."""
@@ -695,7 +704,7 @@ class Storage:
         ValueError
             An unknown column.
         """
-        async with self.writing:
+        async with self._transaction():
             allowed = {"status", "game_id", "opened_at", "shown", "result"}
             if set(changes) - allowed:
                 raise ValueError(f"cannot update {sorted(set(changes) - allowed)}; columns: {sorted(allowed)}")
@@ -705,7 +714,6 @@ class Storage:
             cols = ", ".join(f"{k} = ?" for k in changes)
             await self.db.execute(f"UPDATE tournament_matches SET {cols} WHERE tournament_id = ? AND round = ?"
                                   " AND number = ?", (*changes.values(), tournament_id, round_, number))
-            await self.db.commit()
 
     async def match_of_game(self, game_id: int) -> MatchRow | None:
         """|coro| The tournament match played at table *game_id*, or ``None``."""

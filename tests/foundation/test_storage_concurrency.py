@@ -127,3 +127,27 @@ async def test_reads_and_writes_meeting_moves_of_many_tables_never_find_the_data
         for game in games:
             assert len(await storage.actions(game)) == 40
             assert (await storage.game(game)).host_id == 39
+
+
+async def test_a_write_that_fails_midway_leaves_nothing_half_done_and_moves_go_on(tmp_path: Path) -> None:
+    """A write whose second statement fails is rolled back whole: the next write does not commit its
+    first half, and the transaction it opened no longer holds the write lock, which every move
+    (written through the log connection) waited for until it failed with "database is locked"."""
+    async with Storage.open(str(tmp_path / "p.db")) as storage:
+        game = await storage.create_game("dutch-blitz", seed=1)
+        original = storage.db.execute
+
+        async def failing(sql: str, *args: Any) -> Any:
+            if sql.startswith("UPDATE games SET status = 'finished'"):
+                raise sqlite3.OperationalError("disk I/O error")
+            return await original(sql, *args)
+
+        storage.db.execute = failing  # type: ignore[method-assign]
+        with pytest.raises(sqlite3.OperationalError, match="disk I/O error"):
+            await storage.save_result(game, {"places": {"p0": 1}})
+        storage.db.execute = original  # type: ignore[method-assign]
+        await asyncio.wait_for(storage.append_action(game, 1, "p0", {"type": "flip"}), timeout=3)
+        await storage.update_game(game, host_id=7)
+        assert await storage.result(game) is None, "the failed write's first statement was committed"
+        assert (await storage.game(game)).status == "lobby"
+        assert [a.seq for a in await storage.actions(game)] == [1]
