@@ -163,14 +163,12 @@ LATEST = len(MIGRATIONS)
 
 async def current_version(db: aiosqlite.Connection) -> int:
     """The schema version of *db* (0 for an empty database)."""
-    async with db.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
-    ) as cur:
-        if await cur.fetchone() is None:
-            return 0
-    async with db.execute("SELECT version FROM schema_version") as cur:
-        row = await cur.fetchone()
-    return int(row[0]) if row else 0
+    # Each read runs and fetches in one trip to the database thread (see ``Storage._rows``).
+    if not list(await db.execute_fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")):
+        return 0
+    rows = list(await db.execute_fetchall("SELECT version FROM schema_version"))
+    return int(rows[0][0]) if rows else 0
 
 
 async def migrate(db: aiosqlite.Connection, *, target: int = LATEST) -> int:

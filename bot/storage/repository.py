@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
@@ -184,8 +185,8 @@ class Storage:
 
     async def close(self) -> None:
         """|coro| Commit the actions still queued, then close the connection."""
-        if self._flusher is not None:
-            await asyncio.gather(self._flusher, return_exceptions=True)
+        if self._flusher is not None:  # (asyncio.wait: a cancelled close does not cancel the group's write)
+            await asyncio.wait([self._flusher])
         if self.log_db is not None:
             await self.log_db.close()
         await self.db.close()
@@ -338,8 +339,11 @@ class Storage:
 
     async def _insert_actions(self, rows: list[tuple[Any, ...]]) -> list[BaseException | None]:
         """Write *rows* through the autocommit connection: one statement a chunk, each its own
-        transaction; a chunk that fails is written again row by row, so one bad row fails only
-        itself. Returns, per row, ``None`` or the error that kept it out.
+        transaction; a chunk refused for a bad row (:class:`sqlite3.IntegrityError`) is written again
+        row by row, so one bad row fails only itself, while a chunk the database itself failed
+        (locked, full, gone) fails whole at once: trying its rows one by one would wait out the busy
+        timeout once per row, holding every table's moves. Returns, per row, ``None`` or the error
+        that kept it out.
         """
         assert self.log_db is not None
         results: list[BaseException | None] = []
@@ -348,7 +352,7 @@ class Storage:
             try:
                 await self.log_db.execute(_insert_actions_sql(len(chunk)), [v for row in chunk for v in row])
                 results += [None] * len(chunk)
-            except Exception as exc:  # the statement is undone whole: one by one
+            except sqlite3.IntegrityError as exc:  # the statement is undone whole: one by one
                 if len(chunk) == 1:
                     results.append(exc)
                     continue
@@ -358,21 +362,26 @@ class Storage:
                         results.append(None)
                     except Exception as one:
                         results.append(one)
+            except Exception as exc:
+                results += [exc] * len(chunk)
         return results
 
     async def _insert_actions_and_commit(self, rows: list[tuple[Any, ...]]) -> list[BaseException | None]:
-        """Write *rows* through the main connection (an in-memory database): one transaction, or
-        row by row when it fails. Returns, per row, ``None`` or the error that kept it out.
+        """Write *rows* through the main connection (an in-memory database): one transaction, or row
+        by row when a bad row (:class:`sqlite3.IntegrityError`) sank it; any other failure, or a
+        cancellation, rolls it back whole. Returns, per row, ``None`` or the error that kept it out.
         """
         insert = _insert_actions_sql(1)
         try:
             await self.db.executemany(insert, rows)
             await self.db.commit()
             return [None] * len(rows)
-        except Exception as exc:  # one bad row must not sink the others: one by one
+        except BaseException as exc:
             await self.db.rollback()
-            if len(rows) == 1:
-                return [exc]
+            if not isinstance(exc, Exception):
+                raise
+            if not isinstance(exc, sqlite3.IntegrityError) or len(rows) == 1:
+                return [exc] * len(rows)
         results: list[BaseException | None] = []
         for row in rows:
             try:
@@ -410,11 +419,19 @@ class Storage:
         """
         now = self.clock()
         row = (game_id, seq, player_id, json.dumps(action, sort_keys=True), discord_ts_ms, now)
-        if self._writing_actions:  # a group is being written: join the next one
-            done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        if self._writing_actions or self.writing.locked():
+            # A group is being written, or another write holds the database: join the next group,
+            # which a task of its own writes (a caller cancelled meanwhile leaves its row to it).
+            done: asyncio.Future[None] = loop.create_future()
             self._queued_actions.append((row, done))
+            if not self._writing_actions:
+                self._writing_actions = True
+                self._flusher = loop.create_task(self._flush_actions(), name="parlor-group-commit")
             await done
-        else:  # nothing under way: write this one at once, in the caller's own task
+        else:
+            # Nothing under way: the caller takes the free lock without waiting and hands its row to
+            # the database thread before its first pause, so a cancellation cannot keep it out.
             self._writing_actions = True
             try:
                 async with self.writing:
@@ -437,7 +454,10 @@ class Storage:
             self._writing_actions = False
 
     async def _flush_actions(self) -> None:
-        """Commit the queued actions, a group per transaction, until none are left."""
+        """Commit the queued actions, a group per transaction, until none are left. Cancelled (the
+        database closing), it tells every caller still waiting that its move may not be stored.
+        """
+        group: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
         try:
             while self._queued_actions:
                 async with self.writing:
@@ -450,6 +470,13 @@ class Storage:
                         done.set_result(None)
                     else:
                         done.set_exception(error)
+        except BaseException:
+            for _, done in group + self._queued_actions:
+                if not done.done():
+                    done.set_exception(RuntimeError("the action log's write was cut short: this move may not "
+                                                    "be stored"))
+            self._queued_actions = []
+            raise
         finally:
             self._writing_actions = False
 

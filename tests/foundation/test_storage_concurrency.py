@@ -151,3 +151,79 @@ async def test_a_write_that_fails_midway_leaves_nothing_half_done_and_moves_go_o
         assert await storage.result(game) is None, "the failed write's first statement was committed"
         assert (await storage.game(game)).status == "lobby"
         assert [a.seq for a in await storage.actions(game)] == [1]
+
+
+async def test_a_move_whose_caller_is_cancelled_while_another_write_holds_the_database_is_still_stored(
+        tmp_path: Path) -> None:
+    """The engine has applied a move before it is stored: a caller cancelled while another write
+    (a seat, a result) held the database must still leave its move to be written, or the log would
+    skip a number that the table's snapshot counts."""
+    async with Storage.open(str(tmp_path / "p.db")) as storage:
+        game = await storage.create_game("dutch-blitz", seed=1)
+        held, release = asyncio.Event(), asyncio.Event()
+
+        async def other_write() -> None:
+            async with storage.writing:
+                held.set()
+                await release.wait()
+
+        other = asyncio.create_task(other_write())
+        await held.wait()
+        move = asyncio.create_task(storage.append_action(game, 1, "p0", {"type": "flip"}))
+        await asyncio.sleep(0)
+        move.cancel()
+        release.set()
+        await other
+        with pytest.raises(asyncio.CancelledError):
+            await move
+        await asyncio.wait_for(storage.append_action(game, 2, "p0", {"type": "flip"}), timeout=3)
+        assert [a.seq for a in await storage.actions(game)] == [1, 2]
+
+
+async def test_a_group_the_database_itself_fails_fails_whole_without_a_retry_per_row(tmp_path: Path) -> None:
+    """A locked or broken database fails a group of moves at once: retrying its rows one by one
+    would wait out the busy timeout once per row while every table's moves wait (a bad row, an
+    IntegrityError, is still written around: the test above)."""
+    async with Storage.open(str(tmp_path / "p.db")) as storage:
+        games = [await storage.create_game("dutch-blitz", seed=i) for i in range(5)]
+        assert storage.log_db is not None
+        calls = 0
+
+        async def locked(*args: Any) -> Any:
+            nonlocal calls
+            calls += 1
+            await asyncio.sleep(0.01)
+            raise sqlite3.OperationalError("database is locked")
+
+        storage.log_db.execute = locked  # type: ignore[method-assign]
+        outcomes = await asyncio.gather(*(storage.append_action(g, 1, "p0", {"type": "flip"}) for g in games),
+                                        return_exceptions=True)
+        assert all(isinstance(o, sqlite3.OperationalError) for o in outcomes)
+        assert calls == 2, f"{calls} statements for a lone move and a group of four"
+
+
+async def test_callers_waiting_on_a_group_whose_write_is_cut_short_are_told_not_left_waiting(tmp_path: Path) -> None:
+    """The group's task cancelled mid-write (the database closing): every caller still waiting is
+    answered with an error (its move may not be stored), none waits forever."""
+    async with Storage.open(str(tmp_path / "p.db")) as storage:
+        games = [await storage.create_game("dutch-blitz", seed=i) for i in range(4)]
+        assert storage.log_db is not None
+        original = storage.log_db.execute
+
+        async def slow(*args: Any) -> Any:
+            await asyncio.sleep(0.2)
+            return await original(*args)
+
+        storage.log_db.execute = slow  # type: ignore[method-assign]
+        lone = asyncio.create_task(storage.append_action(games[0], 1, "p0", {"type": "flip"}))
+        await asyncio.sleep(0.05)
+        queued = [asyncio.create_task(storage.append_action(g, 1, "p0", {"type": "flip"})) for g in games[1:]]
+        await lone
+        await asyncio.sleep(0.05)  # the group's task is writing now
+        assert storage._flusher is not None
+        storage._flusher.cancel()
+        outcomes = await asyncio.wait_for(asyncio.gather(*queued, return_exceptions=True), timeout=3)
+        assert all(isinstance(o, RuntimeError) and "may not be stored" in str(o) for o in outcomes)
+        storage.log_db.execute = original  # type: ignore[method-assign]
+        await storage.append_action(games[0], 2, "p0", {"type": "flip"})  # the next move is written again
+        assert [a.seq for a in await storage.actions(games[0])] == [1, 2]
