@@ -83,7 +83,8 @@ async def test_human_and_bot_play_a_hand_to_the_blitz(fake: FakeDiscord, world: 
     """A test-driven human and a greedy bot play until someone blitzes; the summary and Ready follow.
 
     A hand can truly stick (nobody can play for a long while); then the host ends it by the stuck
-    rule, both press Ready, and they play on until a hand ends with a Blitz (at most four hands).
+    rule, both press Ready, and they play on until a hand ends with a Blitz (at most six hands: the
+    deal is random, and once four hands in a row ended stuck).
     """
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
         bot.tables.bot_delay_scale = 0.1  # about 90 ms a move: Alice's boards are mostly current
@@ -91,7 +92,7 @@ async def test_human_and_bot_play_a_hand_to_the_blitz(fake: FakeDiscord, world: 
         await fake.click(world.alice, lobby, "Add bot")
         await fake.click(world.alice, lobby, "Start")
         table = bot.tables.tables[1]
-        for _ in range(4):
+        for _ in range(6):
             while table.engine.view(None)["phase"] == "play":
                 await play_one_move(fake, world.alice, lobby, build_posts=True)
                 since = max(table.last_event_ms.get(t, 0.0) for t in ("dutch", "start", "hand_started"))
