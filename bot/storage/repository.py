@@ -201,7 +201,9 @@ class Storage:
         ends, rolled back whole when it raises (a statement failed, the commit failed, or the caller
         was cancelled). A failed write so leaves nothing half-done for the next write to commit, and
         no open transaction holding the database's write lock, for which every move (written
-        through the log connection) would wait and then fail.
+        through the log connection) would wait and then fail. Reads on this connection see the
+        block's rows before its commit; the callers' own locks (a table's, a tournament's) keep them
+        from acting on rows a rollback then takes back.
         """
         async with self.writing:
             try:

@@ -124,7 +124,8 @@ async def seat_three_bots(fake: FakeDiscord, world: World, lobby: Any) -> None:
 
 async def test_a_person_and_three_bots_play_a_passive_game_to_the_target(fake: FakeDiscord, world: World,
                                                                         tmp_path: Path) -> None:
-    """Alice (draw and discard) and three bots of two strengths play rounds until a total reaches 40."""
+    """Alice (draw and discard) and three bots of two strengths play rounds until a total reaches 40
+    (the deal is random: one round is sometimes enough)."""
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
         thread, lobby = await open_dutch(fake, world, target=40, **FAST)
         await seat_three_bots(fake, world, lobby)
@@ -134,7 +135,7 @@ async def test_a_person_and_three_bots_play_a_passive_game_to_the_target(fake: F
         assert "1:🂠 2:🂠 3:🂠 4:🂠" in fake.message(lobby.id).content, "every hand as card backs by position"
         assert await play_plainly(fake, world.alice, lobby, table) > 0
         view = table.engine.view(None)
-        assert view["phase"] == "over" and view["round"] >= 2 and max(view["totals"].values()) >= 40
+        assert view["phase"] == "over" and max(view["totals"].values()) >= 40
         await fake.wait_for(lambda: "Final standings" in fake.message(lobby.id).content, timeout=5)
         final = fake.message(lobby.id)
         assert "every hand is turned face up" in final.content
