@@ -10,23 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Callable
-from pathlib import Path
+from collections.abc import Callable
 from random import Random
 from typing import Any
 
 import pytest
 
-from bot.config import TablesConfig, TournamentsConfig
-from bot.storage import Storage
 from bot.tournaments import pods, swiss
 from bot.tournaments.model import Match
-from tests.engine.sample_game import BOTS, HighCard
+from tests.engine.sample_game import HighCard
 from tests.tournaments.test_service import (
     ORGANIZER,
-    OfflineTables,
-    Recording,
-    _ui,
     new_swiss,
     play_round,
     settle,
@@ -38,19 +32,6 @@ WAIT = 5.0
 
 REAL_SEAT, REAL_PAIR = pods.seat, swiss.pair
 """The real pure functions (the tests replace the module attributes the service calls)."""
-
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[tuple[Storage, OfflineTables, Recording]]:
-    async with Storage.open(tmp_path / "t.db") as storage:
-        tables = OfflineTables(storage, TablesConfig())
-        tables.register_ui(_ui(), engine=HighCard, bots=BOTS)
-        service = Recording(storage, TournamentsConfig(no_show_minutes=1, checkin_minutes=0), tables)
-        service.tick_seconds = 0.05
-        service.attach()
-        yield storage, tables, service
-        await service.detach()
-        await tables.shutdown()
 
 
 class Held:
