@@ -421,19 +421,18 @@ class Storage:
         """
         now = self.clock()
         row = (game_id, seq, player_id, json.dumps(action, sort_keys=True), discord_ts_ms, now)
-        loop = asyncio.get_running_loop()
         if self._writing_actions or self.writing.locked():
             # A group is being written, or another write holds the database: join the next group,
             # which a task of its own writes (a caller cancelled meanwhile leaves its row to it).
-            done: asyncio.Future[None] = loop.create_future()
+            done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             self._queued_actions.append((row, done))
             if not self._writing_actions:
-                self._writing_actions = True
-                self._flusher = loop.create_task(self._flush_actions(), name="parlor-group-commit")
+                self._start_group()
             await done
         else:
             # Nothing under way: the caller takes the free lock without waiting and hands its row to
-            # the database thread before its first pause, so a cancellation cannot keep it out.
+            # the database thread before its first pause (a file's log connection writes it in one
+            # statement), so a cancellation cannot keep it out.
             self._writing_actions = True
             try:
                 async with self.writing:
@@ -451,9 +450,14 @@ class Storage:
     def _flush_queued(self) -> None:
         """After a write: the actions that arrived meanwhile go out as the next group, in a task."""
         if self._queued_actions:
-            self._flusher = asyncio.get_running_loop().create_task(self._flush_actions(), name="parlor-group-commit")
+            self._start_group()
         else:
             self._writing_actions = False
+
+    def _start_group(self) -> None:
+        """Start the task that writes the queued actions (:meth:`_flush_actions`)."""
+        self._writing_actions = True
+        self._flusher = asyncio.get_running_loop().create_task(self._flush_actions(), name="parlor-group-commit")
 
     async def _flush_actions(self) -> None:
         """Commit the queued actions, a group per transaction, until none are left. Cancelled (the
