@@ -252,13 +252,23 @@ class TournamentService:
         await asyncio.gather(*self._chores, return_exceptions=True)
 
     async def _loop(self) -> None:
-        await self._ready()
+        """Step every live tournament once a tick. Nothing stops it but :meth:`detach`: a tick that
+        fails (the database, say) is logged and the next one tries again, so no-show rulings, timed
+        check-ins and starts go on for every tournament.
+        """
+        ready = False
         while True:
-            for t in await self.storage.tournaments(*LIVE):
-                try:
-                    await self.step(t.id)
-                except Exception:  # one broken tournament must not stop the others
-                    log.exception("tournament %s: step failed", t.id)
+            try:
+                if not ready:
+                    await self._ready()
+                    ready = True
+                for t in await self.storage.tournaments(*LIVE):
+                    try:
+                        await self.step(t.id)
+                    except Exception:  # one broken tournament must not stop the others
+                        log.exception("tournament %s: step failed", t.id)
+            except Exception:
+                log.exception("tournaments: a tick failed; the next one tries again")
             await asyncio.sleep(self.tick_seconds)
 
     def _spawn(self, coro: Awaitable[Any]) -> None:
@@ -702,8 +712,17 @@ class TournamentService:
             await self._say(t, f"⚠️ The table of round {m.round}, match {m.number + 1} could not be opened ({exc}). "
                                f"The organizer can `/tournament reseat match:{m.number + 1}` or `/tournament force`.")
             return
-        await self.storage.update_match(t.id, m.round, m.number, status="playing", game_id=table.id,
-                                        opened_at=_now_ms(), shown=[])
+        try:
+            await self.storage.update_match(t.id, m.round, m.number, status="playing", game_id=table.id,
+                                            opened_at=_now_ms(), shown=[])
+        except BaseException:
+            # Dealt but not linked: the match is still pending and the next step opens it again, so
+            # this table must not stay (its players would play a game the tournament never records).
+            log.warning("tournament %s: round %s match %s: table %s could not be linked; it is closed",
+                        t.id, m.round, m.number, table.id)
+            await asyncio.shield(self.tables.close_table(
+                table.id, "⚠️ This table could not be recorded for the tournament; the match opens again."))
+            raise
 
     def _no_show_ms(self) -> float:
         return float(self.config.no_show_minutes) * 60_000 * self.time_scale
