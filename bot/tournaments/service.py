@@ -648,7 +648,10 @@ class TournamentService:
         rnd = s.current
         if rnd is not None:
             for m in rnd.matches:
-                await self._watch_match(s, m, now)
+                try:
+                    await self._watch_match(s, m, now)
+                except Exception:  # one match that fails must not hold up the others (the next step tries again)
+                    log.exception("tournament %s: round %s match %s failed", tid, m.round, m.number)
             s = await self._state(tid)
             rnd = s.current
         if t.status == "paused":
@@ -675,7 +678,10 @@ class TournamentService:
         assert s.current is not None
         for m in s.current.matches:
             if m.status == "pending":
-                await self._open(s, m)
+                try:
+                    await self._open(s, m)
+                except Exception:  # the next step opens it again; the other matches open now
+                    log.exception("tournament %s: round %s match %s did not open", tid, m.round, m.number)
         await self._redraw(s.t)
 
     async def _timed_start(self, tid: int) -> None:

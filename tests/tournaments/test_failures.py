@@ -75,3 +75,31 @@ async def test_a_table_dealt_but_not_linked_to_its_match_is_closed_and_the_match
     assert sorted(running) == sorted(m.game_id for m in s.current.matches)
     await play_round(tables, service, tid)
     assert (await service.load(tid)).t.status == "finished"
+
+
+async def test_a_match_that_fails_does_not_hold_up_the_others(world) -> None:
+    """One match's table failing to open every time leaves the round's other matches to open (at
+    the round's start and at every later step), and the failing one is tried again."""
+    storage, tables, service = world
+    tid = await new_swiss(service, 4, rounds=1)
+    open_ = service._open
+    tries = 0
+
+    async def failing_first(s: Any, m: Any) -> None:
+        nonlocal tries
+        if m.number == 0:
+            tries += 1
+            raise RuntimeError("this match's table cannot be opened")
+        await open_(s, m)
+
+    service._open = failing_first  # type: ignore[method-assign]
+    await service.start(tid, ORGANIZER)
+    s = await service.load(tid)
+    assert s.current is not None
+    assert [m.status for m in s.current.matches] == ["pending", "playing"]
+    await service.step(tid)
+    assert tries >= 2, "the failing match is tried again at the next step"
+    service._open = open_  # type: ignore[method-assign]
+    await service.step(tid)
+    s = await service.load(tid)
+    assert [m.status for m in s.current.matches] == ["playing", "playing"]
