@@ -261,6 +261,7 @@ class TournamentService:
             try:
                 if not ready:
                     await self._ready()
+                    await self._restart_no_show_clocks()
                     ready = True
                 for t in await self.storage.tournaments(*LIVE):
                     try:
@@ -270,6 +271,19 @@ class TournamentService:
             except Exception:
                 log.exception("tournaments: a tick failed; the next one tries again")
             await asyncio.sleep(self.tick_seconds)
+
+    async def _restart_no_show_clocks(self) -> None:
+        """|coro| Once started: the no-show clock of every open match of a running tournament starts
+        afresh, as on :meth:`resume` (nobody could show up while the bot was down, so a long stop
+        must not forfeit them the moment it is back; ``docs/tournaments.md``, "Storage and restarts").
+        """
+        now = _now_ms()
+        for t in await self.storage.tournaments("running"):
+            async with self._lock(t.id):
+                current = (await self._state(t.id)).current
+                for m in current.matches if current else ():
+                    if m.status == "playing" and m.opened_at is not None:
+                        await self.storage.update_match(t.id, m.round, m.number, opened_at=now)
 
     def _spawn(self, coro: Awaitable[Any]) -> None:
         """Run *coro* after the caller is done (kept referenced; a refusal is expected, other errors logged)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from typing import Any
 
 from tests.tournaments.test_service import ORGANIZER, new_swiss, play_round
@@ -103,3 +104,20 @@ async def test_a_match_that_fails_does_not_hold_up_the_others(world) -> None:
     await service.step(tid)
     s = await service.load(tid)
     assert [m.status for m in s.current.matches] == ["playing", "playing"]
+
+
+async def test_after_a_long_stop_the_no_show_clock_starts_afresh(world) -> None:
+    """The bot was down longer than the no-show time: nobody could show up meanwhile, so after the
+    restart the open matches' clocks start again instead of forfeiting everyone at the first tick."""
+    storage, tables, service = world
+    tid = await new_swiss(service, 4, rounds=1)
+    await service.start(tid, ORGANIZER)
+    await service.detach()
+    long_ago = int(time.time() * 1000) - 10 * 60_000  # ten minutes down; no_show_minutes is 1
+    for m in (await service.load(tid)).current.matches:
+        await storage.update_match(tid, m.round, m.number, opened_at=long_ago)
+    service.attach()
+    await asyncio.sleep(0.3)  # several ticks
+    s = await service.load(tid)
+    assert [m.status for m in s.current.matches] == ["playing", "playing"], "forfeited at the restart"
+    assert all(m.opened_at is not None and m.opened_at > long_ago for m in s.current.matches)
