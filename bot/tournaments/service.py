@@ -984,6 +984,11 @@ class TournamentService:
             m = next((x for x in (s.current.matches if s.current else ()) if x.number == number - 1), None)
             if m is None or m.status not in ("pending", "playing", "broken"):
                 raise TournamentError(f"Match {number} of the current round is not being played.")
+            game = await self.storage.game(m.game_id) if m.game_id is not None else None
+            if m.status == "playing" and game is not None and game.status == "finished":
+                # Its game ended but the result is not recorded yet: record it, never replay it.
+                await self._step(tid)
+                raise TournamentError(f"Match {number}'s game has ended: its result is recorded, not re-seated.")
             if m.game_id is not None:
                 await self.tables.close_table(m.game_id, "♻️ The organizer re-seated this match at a new table.")
             await self.storage.update_match(tid, m.round, m.number, status="pending", game_id=None, opened_at=None,

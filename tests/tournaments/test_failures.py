@@ -1,6 +1,7 @@
-"""A tournament survives failures midway: the background loop goes on after a failed tick, and a
-table that was dealt but could not be linked to its match is closed, so the match has one table
-(docs/tournaments.md, "Storage and restarts", Robustness)."""
+"""A tournament survives failures and stops midway (docs/tournaments.md, "Storage and restarts"):
+the background loop goes on after a failed tick, one failing match holds up no other, a table dealt
+but not linked to its match is closed, a long stop forfeits nobody, and a re-seat never throws a
+finished game's result away."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ import sqlite3
 import time
 from typing import Any
 
-from tests.tournaments.test_service import ORGANIZER, new_swiss, play_round
+import pytest
+
+from bot.tournaments.service import TournamentError
+from tests.tournaments.test_service import ORGANIZER, new_swiss, play_round, show_and_play
 
 
 async def test_a_tick_that_fails_does_not_stop_the_loop_for_every_tournament(world) -> None:
@@ -121,3 +125,19 @@ async def test_after_a_long_stop_the_no_show_clock_starts_afresh(world) -> None:
     s = await service.load(tid)
     assert [m.status for m in s.current.matches] == ["playing", "playing"], "forfeited at the restart"
     assert all(m.opened_at is not None and m.opened_at > long_ago for m in s.current.matches)
+
+
+async def test_reseating_a_match_whose_game_just_ended_records_its_result_instead(world) -> None:
+    """The organizer re-seats a match whose game has ended but whose result the tournament has not
+    recorded yet (the finish hook's step still to come): the result is recorded, not thrown away."""
+    storage, tables, service = world
+    tid = await new_swiss(service, 2, rounds=1)
+    await service.start(tid, ORGANIZER)
+    m = (await service.load(tid)).current.matches[0]
+    tables.finish_hooks.remove(service.on_game_finished)  # the hook's step has not run yet
+    await show_and_play(tables, tables.tables[m.game_id])
+    assert (await storage.game(m.game_id)).status == "finished"
+    with pytest.raises(TournamentError, match="recorded, not re-seated"):
+        await service.reseat(tid, ORGANIZER, 1)
+    s = await service.load(tid)
+    assert s.rounds[0].matches[0].status == "done" and s.rounds[0].matches[0].game_id == m.game_id
