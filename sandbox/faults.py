@@ -29,6 +29,14 @@ class FaultsMixin:
         self._faults.append(_Fault(method.upper(), re.compile(path_regex), times, retry_after=retry_after,
                                    is_global=is_global))
 
+    def fail_route(self, method: str, path_regex: str, *, status: int = 403, code: int = 50013,
+                   message: str = "Missing Permissions", times: int = 1) -> None:
+        """Answers the next ``times`` matching requests (as :meth:`inject_rate_limit` matches them) with
+        Discord's error *status*, JSON error *code* and *message*, as when a permission is missing.
+        """
+        self._faults.append(_Fault(method.upper(), re.compile(path_regex), times, status=status, code=code,
+                                   message=message))
+
     def slow_route(self, method: str, path_regex: str, seconds: float, *, times: int | None = None) -> None:
         """Delays matching requests by ``seconds`` before handling them (all of them, or the next ``times``)."""
         self._slow.append(_Fault(method.upper(), re.compile(path_regex), times, seconds=seconds))

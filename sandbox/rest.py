@@ -61,7 +61,10 @@ class RestMixin:
             if fault.matches(method, path):
                 assert fault.remaining is not None
                 fault.remaining -= 1
-                self._record(method, path, 429)
+                self._record(method, path, fault.status)
+                if fault.status != 429:
+                    self._changed()
+                    return _json_response({"message": fault.message, "code": fault.code}, fault.status)
                 return self._too_many(fault.retry_after, fault.is_global)
         verdict = self.rate_limits.check(method, path, self.now_ms()) if self.rate_limits is not None else None
         if verdict is not None and not verdict.allowed:

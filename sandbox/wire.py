@@ -77,6 +77,9 @@ class _Fault:
     retry_after: float = 0.0
     seconds: float = 0.0
     is_global: bool = False
+    status: int = 429
+    code: int = 0
+    message: str = ""
 
     def matches(self, method: str, path: str) -> bool:
         if self.remaining is not None and self.remaining <= 0:

@@ -329,16 +329,24 @@ class DiscordTables(TableRestore):
             except discord.HTTPException:
                 log.info("threads not allowed in %s; table %s stays in the channel", channel.id, table.id)
         table.thread_id = thread.id
-        await self.start_seated(table)
-        if intro:
+        try:
+            await self.start_seated(table)
+            if intro:
+                await self.budget.acquire(urgent=True)
+                await thread.send(fit_text(intro), allowed_mentions=discord.AllowedMentions(
+                    users=True, everyone=False, roles=False))
             await self.budget.acquire(urgent=True)
-            await thread.send(fit_text(intro), allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
-                                                                                         roles=False))
-        await self.budget.acquire(urgent=True)
-        message = await thread.send(self.public_text(table), view=self._table_view(table),
-                                    allowed_mentions=discord.AllowedMentions.none())
-        table.message_id, table.message_posted_ms = message.id, posted_ms(message.id)
-        await self.storage.update_game(table.id, message_id=message.id)
+            message = await thread.send(self.public_text(table), view=self._table_view(table),
+                                        allowed_mentions=discord.AllowedMentions.none())
+            table.message_id, table.message_posted_ms = message.id, posted_ms(message.id)
+            await self.storage.update_game(table.id, message_id=message.id)
+        except BaseException:
+            # Half open (dealt, its seats taken, no message to play from): the caller learns of no
+            # table, so none may stay running; it is ended before the error goes on.
+            log.warning("table %s could not be opened seated; it is ended", table.id, exc_info=True)
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self.close_table(table.id, "This table could not be opened."))
+            raise
         log.info("table %s opened seated: %s in guild %s for %d players", table.id, kind, guild_id, len(seats))
         self._start_tasks(table)
         return table

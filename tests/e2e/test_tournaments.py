@@ -244,3 +244,28 @@ async def test_swiss_pods_of_a_multiplayer_game(fake: FakeDiscord, world: World,
         assert s.t.status == "finished"
         shown = await fake.slash(world.alice, world.channel, "tournament standings")
         assert "Buchholz" in shown.content and "pts" in shown.content
+
+
+async def test_a_match_table_whose_messages_discord_refuses_is_ended_not_left_running(
+        fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """A match's table is dealt in its thread, but Discord refuses its first message there (403): the
+    half-open table is ended at once (no dealt table the tournament does not know of stays running),
+    the match is marked broken and the channel is told how to go on."""
+    organizer = fake.add_user("org", guild=world.guild, permissions=DEFAULT_PERMISSIONS | MANAGE_EVENTS)
+    async with _parlor(fake, tmp_path / "p.db") as bot:
+        message = await create(fake, world, organizer, name="Cup", game="high-card", format="swiss", rounds=1,
+                               options="tricks=1")
+        for user in people(fake, world, 2):
+            assert not (await fake.click(user, message, "Register")).failed
+        fake.fail_route("POST", rf"/channels/(?!{world.channel.id}/)\d+/messages")  # the match's thread
+        await settled(fake, await fake.slash(organizer, world.channel, "tournament start"))
+        for _ in range(100):
+            s = await service_of(bot).load(1)
+            if s.current is not None and s.current.matches[0].status == "broken":
+                break
+            await asyncio.sleep(0.05)
+        assert s.current is not None and s.current.matches[0].status == "broken"
+        assert await bot.storage.games_with_status("running") == [], "the half-open table is still running"
+        assert not [t for t in bot.tables.tables.values() if t.status == "running"]
+        await fake.wait_for(lambda: any("could not be opened" in m.content for m in fake.messages(world.channel)),
+                            timeout=5, what="the channel told")
