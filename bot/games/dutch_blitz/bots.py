@@ -4,9 +4,11 @@ A bot reads only its own view (every face-up card on the table, ``docs/rules/dut
 §12), its own legal actions and the events it may see. Both bots react at human speed: each
 takes a :class:`~bot.engine.bots.Pacing` (reaction time in milliseconds) as a parameter.
 
-Both send ``ready`` at once between hands and never force the next hand (§11). Both apply the
-stuck rule (§8) as the simulator's stand-in for the host: a bot that has turned its Wood pile back
-over several times since any card last went onto a Dutch pile sends ``end_hand``.
+Both send ``ready`` at once between hands and never force the next hand (§11). Stuck, both shift
+(§7) once after each turnover of their Wood pile with no Dutch-pile play since, so that the next
+round of flips shows other cards; at a table that is all they can do, since ending a stuck hand is
+the host's (§8). In the simulator they also stand in for the host: a bot that has turned its Wood
+pile back over several times since any card last went onto a Dutch pile sends ``end_hand``.
 """
 
 from __future__ import annotations
@@ -41,8 +43,8 @@ class DutchBlitzBot(Bot):
     turnovers_since_dutch:
         How often this bot turned its Wood pile back over since a card last went onto any Dutch
         pile (from the events it observed).
-    shifted_since_dutch:
-        Whether it has shifted since then.
+    shifts_since_dutch:
+        How often it has shifted since then: at most once a turnover (:meth:`_wants_shift`).
     stuck_turnovers:
         The number of turnovers after which the bot calls the hand stuck (class setting).
     """
@@ -52,7 +54,7 @@ class DutchBlitzBot(Bot):
     def __init__(self, player: str, rng: Random, pacing: Pacing | None = None) -> None:
         super().__init__(player, rng, pacing)
         self.turnovers_since_dutch = 0
-        self.shifted_since_dutch = False
+        self.shifts_since_dutch = 0
 
     def observe(self, events: Sequence[Event]) -> None:
         """Track Dutch-pile plays (anyone's) and this bot's own Wood-pile turnovers."""
@@ -64,7 +66,7 @@ class DutchBlitzBot(Bot):
                     self.turnovers_since_dutch += 1
             elif kind == "dutch" or kind == "hand_started":
                 self.turnovers_since_dutch = 0
-                self.shifted_since_dutch = False
+                self.shifts_since_dutch = 0
 
     def chooses_nothing(self, legal: Sequence[Action]) -> bool:
         """Whether *legal* is only the host's ``next_hand``: a bot that is ready waits for the others (§11)."""
@@ -82,13 +84,24 @@ class DutchBlitzBot(Bot):
         """``ready`` when it is legal (§11); only called between hands."""
         return {"type": "ready"} if {"type": "ready"} in legal else None
 
+    def _wants_shift(self) -> bool:
+        """Whether a stuck bot shifts now (§7): once after each turnover of its Wood pile with no
+        Dutch-pile play since. One shift changes which cards the next round of flips shows by one,
+        so a card no round showed comes up within a few turnovers; a bot that shifted only once
+        could flip the same cards for ever at a table, where it cannot end the hand (§8).
+        Counts the shift when the answer is yes.
+        """
+        if self.shifts_since_dutch < self.turnovers_since_dutch:
+            self.shifts_since_dutch += 1
+            return True
+        return False
+
     def _stuck_moves(self, legal: Sequence[Action]) -> Action | None:
-        """Shift once, then end the hand, when this bot has been stuck long enough (§7, §8)."""
+        """End the hand when this bot has been stuck long enough (§8), else shift once a turnover (§7)."""
         if _END in legal and (self.turnovers_since_dutch >= self.stuck_turnovers
                               or all(a == _END for a in legal)):
             return {"type": "end_hand"}
-        if self.turnovers_since_dutch >= 1 and not self.shifted_since_dutch and _SHIFT in legal:
-            self.shifted_since_dutch = True
+        if _SHIFT in legal and self._wants_shift():
             return {"type": "shift"}
         return None
 
@@ -99,7 +112,8 @@ class GreedyBot(DutchBlitzBot):
     Order of preference: a Dutch-pile play from the Blitz pile; any other Dutch-pile play (1s at
     once, Post pile before Wood pile); a Blitz card onto a Post pile; a whole or one-card Post
     pile moved so that it is refilled from the Blitz pile; a Wood card onto a Post pile when the
-    Blitz card then fits on it; otherwise, when stuck, shift once or end the hand; otherwise flip.
+    Blitz card then fits on it; otherwise, when stuck, shift (once a turnover) or end the hand;
+    otherwise flip.
 
     Parameters
     ----------
@@ -160,8 +174,7 @@ class GreedyBot(DutchBlitzBot):
         # _stuck_moves(legal), from what the pass noted.
         if ends and (self.turnovers_since_dutch >= self.stuck_turnovers or ends == len(legal)):
             return {"type": "end_hand"}
-        if shift is not None and self.turnovers_since_dutch >= 1 and not self.shifted_since_dutch:
-            self.shifted_since_dutch = True
+        if shift is not None and self._wants_shift():
             return shift
         if flip is not None:
             return flip
@@ -175,7 +188,7 @@ class EasyBot(DutchBlitzBot):
     with probability ``overlook``; it builds its Blitz card onto a Post pile whenever it can (that
     is how a Blitz pile empties) but makes none of ``greedy``'s cleverer Post-pile moves (moving
     Post piles to refill them, Wood cards that free the Blitz card). Otherwise it flips; stuck, it
-    shifts once and ends the hand after a few turnovers. It beats random play clearly and loses
+    shifts once a turnover and ends the hand after a few turnovers. It beats random play clearly and loses
     to ``greedy`` (figures in ``docs/rules/dutch-blitz.md`` §14).
 
     Parameters

@@ -72,10 +72,51 @@ def test_greedy_ends_the_hand_after_turning_its_wood_pile_over_three_times_witho
     bot = GreedyBot("p0", random.Random(1))
     turned = Event("flip", {"player": "p0", "turned_over": True})
     bot.observe([turned, turned])
-    bot.shifted_since_dutch = True
+    bot.shifts_since_dutch = 2
     assert bot.choose(game.view("p0"), game.legal_actions("p0")) == {"type": "flip"}
     bot.observe([turned])
     assert bot.choose(game.view("p0"), game.legal_actions("p0")) == {"type": "end_hand"}
+
+
+@pytest.mark.parametrize("bot_cls", [GreedyBot, EasyBot])
+def test_a_stuck_bot_shifts_again_after_each_further_turnover(bot_cls):
+    """Stuck, a bot shifts once after each turnover of its Wood pile with no Dutch-pile play, not once a
+    stall: each shift makes the next round of flips show other cards (§7)."""
+    game = new_game()
+    lay(game, 0, blitz="0G9 0G8", posts=["0Y7"], wood="0R5", hand="0R6 0R7")
+    bot = bot_cls("p0", random.Random(1))
+    turned = Event("flip", {"player": "p0", "turned_over": True})
+    shifts = []
+    for _ in range(bot.stuck_turnovers - 1):
+        bot.observe([turned])
+        legal = [a for a in game.legal_actions("p0") if a["type"] != "end_hand"]
+        shifts.append(bot.choose(game.view("p0"), legal))
+        shifts.append(bot.choose(game.view("p0"), legal))  # the same turnover: no second shift
+    assert shifts == [{"type": "shift"}, {"type": "flip"}] * (bot.stuck_turnovers - 1)
+
+
+@pytest.mark.parametrize("bot_cls", [GreedyBot, EasyBot])
+def test_a_lone_bot_at_a_table_reaches_a_one_whenever_one_is_within_reach(bot_cls):
+    """At a table a bot cannot end a stuck hand (the host's move, §8), and the person beside it may not
+    play at all: in every deal of these seeds where one of its 1s is not buried in its Blitz pile, the
+    bot alone gets a card onto a Dutch pile. Shifting only once per stall, it flipped the same cards
+    for ever in some of them."""
+    reached = 0
+    for seed in range(120):
+        game = new_game(seed=seed)
+        if sum(c.value == 1 for c in game.seats[1].blitz[:-1]) == 4:
+            continue  # every 1 under the Blitz top: nothing can reach one
+        bot = bot_cls("p1", random.Random(seed))
+        for _ in range(600):
+            legal = [a for a in game.legal_actions("p1") if a["type"] not in game.table_actions]
+            events = game.apply("p1", bot.choose(game.view("p1"), legal))
+            bot.observe(events)
+            if any(e.type == "dutch" for e in events):
+                reached += 1
+                break
+        else:
+            raise AssertionError(f"seed {seed}: {bot_cls.name} found no Dutch-pile play in 600 moves")
+    assert reached >= 100
 
 
 def test_a_dutch_play_by_anyone_resets_the_bots_stuck_count():
@@ -145,7 +186,7 @@ def test_figures_count_hands_blitzes_and_who_blitzed():
 def _greedy_reference(bot, view, legal):
     """Greedy's order of preference (GreedyBot's docstring) read straight from the whole view: the
     reference its choose_lazily, which asks for the view only when the legal actions leave the choice
-    open, must agree with. Changes the bot's memory as the bot does (the one shift).
+    open, must agree with. Changes the bot's memory as the bot does (its shifts).
     """
     if view["phase"] != "play":
         return {"type": "ready"} if {"type": "ready"} in legal else None
@@ -174,8 +215,8 @@ def _greedy_reference(bot, view, legal):
     ends = [a for a in legal if a == {"type": "end_hand"}]
     if ends and (bot.turnovers_since_dutch >= bot.stuck_turnovers or len(ends) == len(legal)):
         return {"type": "end_hand"}
-    if bot.turnovers_since_dutch >= 1 and not bot.shifted_since_dutch and {"type": "shift"} in legal:
-        bot.shifted_since_dutch = True
+    if {"type": "shift"} in legal and bot.shifts_since_dutch < bot.turnovers_since_dutch:
+        bot.shifts_since_dutch += 1
         return {"type": "shift"}
     if {"type": "flip"} in legal:
         return {"type": "flip"}
@@ -207,8 +248,8 @@ def test_greedy_chooses_by_its_order_of_preference_whatever_it_reads_of_the_view
             asked = []
             choice = super().choose_lazily(legal, lambda: asked.append(1) or view())
             assert choice == expected
-            assert (self.turnovers_since_dutch, self.shifted_since_dutch, self.rng.getstate()) == (
-                twin.turnovers_since_dutch, twin.shifted_since_dutch, twin.rng.getstate())
+            assert (self.turnovers_since_dutch, self.shifts_since_dutch, self.rng.getstate()) == (
+                twin.turnovers_since_dutch, twin.shifts_since_dutch, twin.rng.getstate())
             blind.append(not asked)
             return choice
 
