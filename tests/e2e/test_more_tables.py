@@ -206,8 +206,6 @@ async def test_the_dutch_table_shows_the_running_totals_after_a_round_is_scored(
 # ---------------------------------------------------------------------------------------------- live boards
 
 
-@pytest.mark.xfail(strict=False, reason="live-board refreshes went missing now and then in CI on 2026-11-25 (cause not "
-                                       "found; see the session note): kept running and reported, not failing the suite")
 async def test_busy_live_boards_meet_no_429_and_are_edited_once_per_refresh_interval(
         fake: FakeDiscord, world: World, tmp_path: Path) -> None:
     """Dutch Blitz with alice, bob and carol (boards open, flipping now and then) and two fast bots, under
@@ -236,7 +234,18 @@ async def test_busy_live_boards_meet_no_429_and_are_edited_once_per_refresh_inte
             boards[user.id] = result.message
             tokens[result.token] = result.message.id
         versions = table.version
-        for round_ in range(12):  # about 4 s of play: the bots move, the people flip now and then
+        answers: list[tuple[str, int | None, str]] = []  # (who, response type, token's end) of each flip
+
+        def refreshes(user: Any) -> list[float]:  # when the loopback took each edit of *user*'s board (ms)
+            return [r.at_ms for r in fake.requests if r.path.startswith("/webhooks/") and r.method == "PATCH"
+                    and r.status == 200 and tokens.get(r.path.split("/")[3]) == boards[user.id].id]
+
+        # At least 12 rounds of 0.3 s: the bots move, the people flip now and then. Then on until every
+        # board has been refreshed three times (a board is edited only when its face changed, and the
+        # bots may flip for a few seconds before one of them finds a 1), at most 60 rounds.
+        for round_ in range(60):
+            if round_ >= 12 and all(len(refreshes(u)) >= 3 for u in people):
+                break
             await asyncio.sleep(0.3)
             user = people[round_ % 3]
             board = fake.message(boards[user.id].id)
@@ -244,6 +253,7 @@ async def test_busy_live_boards_meet_no_429_and_are_edited_once_per_refresh_inte
             if flips and table.status == "running":
                 result = await fake.click(user, board, flips[0].custom_id)
                 assert not result.failed
+                answers.append((user.name, result.response_type, result.token[-6:]))
                 if result.response_type == 7:  # answered in place: its token now edits the board
                     tokens[result.token] = board.id
         assert table.version - versions >= 20, "a busy table: it changed many times"
@@ -255,6 +265,7 @@ async def test_busy_live_boards_meet_no_429_and_are_edited_once_per_refresh_inte
             return all(piles(fake.message(boards[u.id].id).content)
                        == piles(ui.board(table, table.seat_of_user(u.id).player_id).text) for u in people)
 
+        bot.tables.bot_delay_scale = 1000  # the bots pause after the move each has under way: the table rests
         await fake.wait_for(every_board_follows, timeout=10, what="every open board to show the table as it is")
 
     webhooks = [r for r in fake.requests if r.path.startswith("/webhooks/")]
@@ -263,8 +274,8 @@ async def test_busy_live_boards_meet_no_429_and_are_edited_once_per_refresh_inte
     assert not refused, f"{len(refused)} interaction-token edits refused with 429"
     assert limits.refused_global == 0
     for user in people:
-        mine = [r.at_ms for r in webhooks if r.method == "PATCH" and r.status == 200
-                and tokens.get(r.path.split("/")[3]) == boards[user.id].id]
-        assert len(mine) >= 3, f"{user.name}'s board was refreshed as the table moved"
+        mine = refreshes(user)
+        assert len(mine) >= 3, (f"{user.name}'s board was refreshed as the table moved; flips {answers}; edits "
+                                f"{[(r.method, r.path[-40:], r.status, r.at_ms) for r in webhooks]}")
         gaps = [b - a for a, b in zip(mine, mine[1:], strict=False)]
         assert min(gaps) >= refresh_ms * 0.8, f"{user.name}'s board edited {min(gaps)} ms after the last: {gaps}"
