@@ -12,6 +12,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -554,6 +555,7 @@ FACE_RE = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]|🃏 Joker|\b(?:the|a) Jok
 CARD_ID_RE = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b|\bX[12]\b")
 """A card's id (``QH``, ``10S``, ``X1``)."""
 ROUND_RE = re.compile(r"[Rr]ound (\d+)")
+TABLE_RE = re.compile(r"table #(\d+)")
 FACES: dict[str, set[str]] = {}
 for _card in standard_deck(jokers=2):
     FACES.setdefault("Joker" if _card.is_joker else playing_card(_card), set()).add(_card.id)
@@ -576,22 +578,41 @@ def _cards_in(data: Any) -> Iterator[str]:
             stack.extend(node)
 
 
+@dataclass
+class _Shadow:
+    """What the leak watch knows of one table: a shadow engine fed the table's accepted actions, and
+    the faces each seat (``None``: a spectator) has been shown in each round."""
+
+    table: Any
+    engine: Any
+    applied: int = 0
+    round: int = 0
+    shown: dict[tuple[str | None, int], set[str]] = field(default_factory=dict)
+
+    def events(self, events: list[Any]) -> None:
+        for event in events:
+            if event.type == "round_started":
+                self.round = event.data["round"]
+            cards = set(_cards_in(dict(event.data)))
+            for viewer in [None, *self.engine.players]:
+                if cards and event.visible_to(viewer):
+                    self.shown.setdefault((viewer, self.round), set()).update(cards)
+
+
 class LeakWatch:
     """At every change the loopback Discord sees: every message version each user can see names only
-    faces that user's seat (a spectator: the public) has been shown in that message's round; no custom
-    id names a card; and no log line at INFO or above names one.
+    faces that user's seat (a spectator: the public) has been shown in that message's round at that
+    message's table; no custom id names a card; and no log line at INFO or above names one.
 
-    What a seat has been shown is rebuilt from the game's own events (a shadow replay of the table's
+    What a seat has been shown is rebuilt from the game's own events (a shadow replay of each table's
     accepted actions): the events visible to it, round by round (a new round hides every card again).
+    A message belongs to the table whose thread it is in, else to the table it names ("table #N"):
+    an earlier table's last redraw may come after the next table opened.
     """
 
     def __init__(self, fake: FakeDiscord, bot: Any, users: list[FakeUser]) -> None:
         self.fake, self.bot, self.users = fake, bot, users
-        self.table: Any = None
-        self.shadow: Any = None
-        self.applied = 0
-        self.round = 0
-        self.shown: dict[tuple[str | None, int], set[str]] = {}
+        self.shadows: dict[int, _Shadow] = {}
         self.checked: dict[int, tuple[str, int]] = {}
         self.problems: list[str] = []
         self.faces_checked = 0
@@ -618,36 +639,38 @@ class LeakWatch:
 
         self.fake._changed = changed  # type: ignore[method-assign]
 
-    def _events(self, events: list[Any]) -> None:
-        for event in events:
-            if event.type == "round_started":
-                self.round = event.data["round"]
-            cards = set(_cards_in(dict(event.data)))
-            for viewer in [None, *self.shadow.players]:
-                if cards and event.visible_to(viewer):
-                    self.shown.setdefault((viewer, self.round), set()).update(cards)
+    def sync(self) -> None:
+        for table in list(self.bot.tables.tables.values()):
+            engine = table.engine
+            if table.kind != "dutch" or engine is None:
+                continue
+            shadow = self.shadows.get(table.id)
+            if shadow is None or shadow.table is not table:
+                shadow = _Shadow(table, type(engine).new(engine.players, seed=engine.seed, options=engine.options))
+                shadow.events(shadow.engine.setup_events)
+                self.shadows[table.id] = shadow
+            for who, action in self.accepted.get(table.id, [])[shadow.applied:]:
+                shadow.events(shadow.engine.apply(who, action))
+                shadow.applied += 1
 
-    def sync(self) -> bool:
-        tables = [t for t in self.bot.tables.tables.values() if t.kind == "dutch" and t.engine is not None]
-        if not tables:
-            return False
-        table = max(tables, key=lambda t: t.id)
-        engine = table.engine
-        if table is not self.table:
-            self.table, self.applied, self.round, self.shown = table, 0, 0, {}
-            self.shadow = type(engine).new(engine.players, seed=engine.seed, options=engine.options)
-            self._events(self.shadow.setup_events)
-        for who, action in self.accepted.get(table.id, [])[self.applied:]:
-            self._events(self.shadow.apply(who, action))
-            self.applied += 1
-        return True
+    def shadow_of(self, msg: Any) -> _Shadow | None:
+        """The table *msg* belongs to: the one whose thread (or channel) it is in, else the one it names."""
+        found = [s for s in self.shadows.values() if s.table.thread_id == msg.channel_id]
+        if len(found) == 1:
+            return found[0]
+        named = TABLE_RE.search(msg.content or "")
+        if named is not None and int(named.group(1)) in self.shadows:
+            return self.shadows[int(named.group(1))]
+        return self.shadows[max(self.shadows)] if self.shadows else None
 
-    def viewer(self, user: FakeUser) -> str | None:
-        seat = self.table.seat_of_user(user.id)
+    @staticmethod
+    def viewer(shadow: _Shadow, user: FakeUser) -> str | None:
+        seat = shadow.table.seat_of_user(user.id)
         return None if seat is None or seat.is_bot else str(seat.player_id)
 
     def check(self) -> None:
-        if not self.sync():
+        self.sync()
+        if not self.shadows:
             return
         for msg in list(self.fake._messages.values()):
             mark = (msg.content or "", id(msg.components))
@@ -660,19 +683,21 @@ class LeakWatch:
                 if set(re.split(r"[:._-]", cid)) & CARD_IDS:
                     self.problems.append(f"custom id {cid!r} names a card")
             faces = FACE_RE.findall(msg.content or "")
-            if not faces:
+            shadow = self.shadow_of(msg)
+            if not faces or shadow is None:
                 continue
             found = ROUND_RE.search(msg.content or "")
-            round_ = int(found.group(1)) if found else self.round
+            round_ = int(found.group(1)) if found else shadow.round
             users = [u for u in self.users if not msg.ephemeral or u.id == msg.visible_to]
             for user in users:
-                viewer = self.viewer(user)
-                allowed = self.shown.get((viewer, round_), set())
+                viewer = self.viewer(shadow, user)
+                allowed = shadow.shown.get((viewer, round_), set())
                 for face in faces:
                     self.faces_checked += 1
                     if not _face_ids(face) & allowed:
                         self.problems.append(f"{user.name} ({viewer or 'spectator'}) sees {face!r} in round {round_}, "
-                                             f"never shown to them: message {msg.id}:\n{msg.content}")
+                                             f"never shown to them: message {msg.id} (table "
+                                             f"#{shadow.table.id}):\n{msg.content}")
 
     def log_problems(self) -> list[str]:
         out = []
