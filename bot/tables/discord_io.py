@@ -319,17 +319,17 @@ class DiscordTables(TableRestore):
                 raise TableError(f"The channel {channel_id} is gone.") from None
         table = await self.create_seated(kind, options, settings, guild_id=guild_id, channel_id=channel_id,
                                          seats=seats, host_id=host_id)
-        thread: Any = channel
-        if isinstance(channel, discord.TextChannel):
-            try:
-                await self.budget.acquire(urgent=True)
-                thread = await channel.create_thread(name=(title or f"{table.title} #{table.id}")[:100],
-                                                     type=discord.ChannelType.public_thread,
-                                                     auto_archive_duration=1440)
-            except discord.HTTPException:
-                log.info("threads not allowed in %s; table %s stays in the channel", channel.id, table.id)
-        table.thread_id = thread.id
         try:
+            thread: Any = channel
+            if isinstance(channel, discord.TextChannel):
+                try:
+                    await self.budget.acquire(urgent=True)
+                    thread = await channel.create_thread(name=(title or f"{table.title} #{table.id}")[:100],
+                                                         type=discord.ChannelType.public_thread,
+                                                         auto_archive_duration=1440)
+                except discord.HTTPException:
+                    log.info("threads not allowed in %s; table %s stays in the channel", channel.id, table.id)
+            table.thread_id = thread.id
             await self.start_seated(table)
             if intro:
                 await self.budget.acquire(urgent=True)
@@ -341,11 +341,15 @@ class DiscordTables(TableRestore):
             table.message_id, table.message_posted_ms = message.id, posted_ms(message.id)
             await self.storage.update_game(table.id, message_id=message.id)
         except BaseException:
-            # Half open (dealt, its seats taken, no message to play from): the caller learns of no
-            # table, so none may stay running; it is ended before the error goes on.
+            # Half open (its seats taken, maybe dealt, no message to play from: a refused message, a
+            # shutdown while its thread was being made): the caller learns of no table, so none may
+            # stay (a restart would bring it back); it is ended before the error goes on.
             log.warning("table %s could not be opened seated; it is ended", table.id, exc_info=True)
             with contextlib.suppress(Exception):
-                await asyncio.shield(self.close_table(table.id, "This table could not be opened."))
+                if self.tables.get(table.id) is table:
+                    await asyncio.shield(self.close_table(table.id, "This table could not be opened."))
+                else:  # stored, not dealt yet: only its row is there to end
+                    await asyncio.shield(self._cancel(table, "This table could not be opened."))
             raise
         log.info("table %s opened seated: %s in guild %s for %d players", table.id, kind, guild_id, len(seats))
         self._start_tasks(table)

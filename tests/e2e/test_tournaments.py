@@ -269,3 +269,29 @@ async def test_a_match_table_whose_messages_discord_refuses_is_ended_not_left_ru
         assert not [t for t in bot.tables.tables.values() if t.status == "running"]
         await fake.wait_for(lambda: any("could not be opened" in m.content for m in fake.messages(world.channel)),
                             timeout=5, what="the channel told")
+
+
+async def test_a_match_table_cut_short_while_its_thread_is_made_is_ended_not_left_for_a_restart(
+        fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """The bot stops (its task is cancelled) while a match table's thread is being made: the table,
+    already stored with its seats, is ended, so no table the tournament never linked comes back at the
+    next start."""
+    import pytest
+
+    async with _parlor(fake, tmp_path / "p.db") as bot:
+        fake.slow_route("POST", rf"/channels/{world.channel.id}/threads", 3.0)
+        seats = [(world.alice.id, "alice"), (world.bob.id, "bob")]
+        opening = asyncio.create_task(bot.tables.open_seated(
+            "high-card", {"tricks": 1}, {"tournament": 1}, guild_id=world.guild.id, channel_id=world.channel.id,
+            seats=seats, host_id=world.alice.id, title="Cup · R1 M1"))
+        for _ in range(100):  # until the table is stored with its seats (its thread is then on its way)
+            if await bot.storage.games_with_status("lobby"):
+                break
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.2)
+        assert await bot.storage.games_with_status("lobby") and not opening.done()
+        opening.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await opening
+        assert await bot.storage.games_with_status("lobby", "running") == [], "a half-made table would come back"
+        assert not [t for t in bot.tables.tables.values() if t.status in ("lobby", "running")]
