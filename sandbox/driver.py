@@ -37,8 +37,8 @@ class DriverMixin:
         FakeChannel). The option types are taken from the synced command, so unknown names,
         missing required options and values outside ``choices`` raise ``ValueError`` as
         Discord's client would not send them. ``created_at_ms`` sets the interaction id's
-        timestamp (default now). With ``wait`` it returns after the first response or the
-        deadline; otherwise at once.
+        timestamp (default now); the 3 s deadline runs from it, as Discord's does. With ``wait``
+        it returns after the first response or the deadline; otherwise at once.
         """
         opts = {**(options or {}), **kwargs}
         data = self._command_data(command, channel.guild_id, opts)
@@ -313,7 +313,11 @@ class DriverMixin:
         self._interactions[iid] = rec
         self._by_token[token] = rec
         self.interactions.append(result)
-        rec.deadline_handle = loop.call_later(self.interaction_deadline_s, self._deadline_passed, rec)
+        # Discord's 3 s run from the interaction's creation (its snowflake): one created in the past
+        # (``created_at_ms``, a click that took long to reach the bot) has less time left.
+        late_s = max(0.0, (self.now_ms() - result.created_at_ms) / 1000)
+        rec.deadline_handle = loop.call_later(max(0.0, self.interaction_deadline_s - late_s), self._deadline_passed,
+                                              rec)
         self._dispatch("INTERACTION_CREATE", payload)
         if wait:
             await self.wait_for_response(result)

@@ -117,11 +117,21 @@ async def test_first_followup_fills_private_thinking_message(fake, world, bot):
 
 async def test_interaction_id_carries_chosen_timestamp(fake, world, bot):
     """The interaction id's snowflake time is the test's created_at_ms, and discord.py reads it back."""
-    at_ms = 1_760_000_000_123
+    at_ms = fake.now_ms() - 100  # (a time long past would leave no time before Discord's deadline)
     result = await fake.slash(world.alice, world.channel, "ping", created_at_ms=at_ms)
     assert snowflake_time_ms(result.id) == at_ms == result.created_at_ms
     seen = next(i for i in bot.seen if i.id == result.id)
     assert seen.created_at == dt.datetime.fromtimestamp(at_ms / 1000, dt.UTC)
+
+
+async def test_the_deadline_runs_from_the_interactions_creation(fake, world, bot):
+    """An interaction created before it is sent has less time left: an answer in time for a fresh one
+    (0.4 of the deadline) is too late for one created 0.8 of the deadline earlier."""
+    created = fake.now_ms() - int(DEADLINE_S * 800)
+    result = await fake.slash(world.alice, world.channel, "slow", delay=DEADLINE_S * 0.4, created_at_ms=created)
+    assert result.failed and result.response_type is None
+    fresh = await fake.slash(world.alice, world.channel, "slow", delay=DEADLINE_S * 0.4)
+    assert not fresh.failed
 
 
 async def test_late_first_response_is_failed(fake, world, bot):
