@@ -91,6 +91,19 @@ ANSWER_WITHIN_S = 2.0
 """Seconds a click handler may take before its interaction is deferred (Discord waits 3 s)."""
 
 
+BEHIND_S = 1.0
+"""Seconds old (from its snowflake, Discord's clock) a click may be when its handler starts: an
+older one finds the event loop that far behind (a thousand clicks at once after a restart), so the
+watchdog's timer could fire past Discord's 3 s and it is deferred at once (``docs/tables.md``,
+"Robustness"). A click reaches the bot well within this in normal play (Discord's own delivery
+takes a few hundred milliseconds)."""
+
+
+def _age_s(interaction: discord.Interaction) -> float:
+    """Seconds since Discord created *interaction* (its snowflake), by this machine's clock."""
+    return (discord.utils.utcnow() - interaction.created_at).total_seconds()
+
+
 def _retrieved(task: asyncio.Future[Any]) -> None:
     """Mark a watchdog deferral's error as seen (the handler's own answer reports what matters)."""
     if not task.cancelled() and task.exception() is not None:
@@ -106,6 +119,7 @@ async def _guarded(interaction: discord.Interaction, handler: Any, table_id: int
     then goes through the interaction token (``docs/tables.md``, "Robustness"). A click on a table
     that a restart left to replay later is deferred at once: a thousand such clicks together would
     keep the loop busy past Discord's 3 s before a timer could fire (``docs/tables.md``, "Restarts").
+    So is a click already :data:`BEHIND_S` old when its handler starts: the loop is behind.
     """
     def watchdog() -> None:
         if not interaction.response.is_done() and not interaction.extras.get(ANSWERING):
@@ -115,7 +129,7 @@ async def _guarded(interaction: discord.Interaction, handler: Any, table_id: int
 
     # A timer, not a task of its own for the handler: a click goes through no extra turn of the loop.
     timer = asyncio.get_running_loop().call_later(ANSWER_WITHIN_S, watchdog)
-    if _service(interaction).awaits_replay(table_id):
+    if _service(interaction).awaits_replay(table_id) or _age_s(interaction) >= BEHIND_S:
         watchdog()
     try:
         try:

@@ -197,6 +197,30 @@ async def test_a_click_whose_decision_is_slow_is_deferred_never_failed(fake: Fak
         assert not started.failed and started.response_type == 7, "a quick decision is answered at once"
 
 
+async def test_a_click_that_reaches_its_handler_late_is_deferred_at_once(fake: FakeDiscord, world: World,
+                                                                         tmp_path: Path, monkeypatch) -> None:
+    """A click 1.5 s old when the bot gets to it (its event loop behind: a thousand clicks at once after a
+    restart) and a decision of 1.7 s: answered when decided, or deferred by the watchdog at 2 s, it would
+    fail ("This interaction failed"); it is deferred at once, then answered. A click that arrives in time
+    is answered without a deferral."""
+    async with parlor(fake, tmp_path / "p.db") as bot:
+        thread, lobby = await open_table(fake, world)
+        real = bot.storage.set_seats
+
+        async def slow_set_seats(*args, **kwargs):
+            await asyncio.sleep(1.7)
+            return await real(*args, **kwargs)
+
+        monkeypatch.setattr(bot.storage, "set_seats", slow_set_seats)
+        joined = await fake.click(world.bob, lobby, "Join", created_at_ms=fake.now_ms() - 1500)
+        assert not joined.failed and joined.response_type == 6, "deferred before Discord's 3 s"
+        await fake.wait_for(lambda: "bob" in fake.message(lobby.id).content, timeout=5,
+                            what="the lobby to show Bob once the seat is saved")
+        monkeypatch.setattr(bot.storage, "set_seats", real)
+        left = await fake.click(world.bob, lobby, "Leave")
+        assert not left.failed and left.response_type == 7, "a click in time is answered, not deferred"
+
+
 async def test_an_answer_in_flight_when_the_watchdog_wakes_is_not_deferred(fake: FakeDiscord, world: World,
                                                                            tmp_path: Path, monkeypatch) -> None:
     """The decision takes 1.5 s and its answer 1 s more on the way: the watchdog (at 2 s) must not defer
