@@ -178,6 +178,7 @@ async def test_a_select_pick_reaches_on_move_with_its_token() -> None:
 
     class Interaction:
         data = {"values": ["k.abcdefghijkl"], "custom_id": "parlor:msel:5:v9:0"}
+        created_at = discord.utils.utcnow()  # a click that has just arrived
         client = type("Client", (), {"tables": Service()})()
 
     menu = MoveSelect(5, 9, _options(2))

@@ -134,7 +134,7 @@ async def test_reseating_a_match_whose_game_just_ended_records_its_result_instea
     tid = await new_swiss(service, 2, rounds=1)
     await service.start(tid, ORGANIZER)
     m = (await service.load(tid)).current.matches[0]
-    tables.finish_hooks.remove(service.on_game_finished)  # the hook's step has not run yet
+    await service.detach()  # neither the finish hook's step nor the loop's tick has run yet
     await show_and_play(tables, tables.tables[m.game_id])
     assert (await storage.game(m.game_id)).status == "finished"
     with pytest.raises(TournamentError, match="recorded, not re-seated"):
