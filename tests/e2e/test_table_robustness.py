@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import gc
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.client import FULL_COLLECTION_AFTER
 from sandbox import FakeDiscord, pointed_at
@@ -176,19 +179,36 @@ async def test_boards_keep_working_while_bots_play_at_real_pace(fake: FakeDiscor
         assert applied == 3
 
 
-async def test_a_click_whose_decision_is_slow_is_deferred_never_failed(fake: FakeDiscord, world: World,
-                                                                      tmp_path: Path, monkeypatch) -> None:
-    """Storage slower than Discord's 3 s (hundreds of tables at once): the click is deferred, then answered."""
+def slow_seats(bot: Any, monkeypatch: pytest.MonkeyPatch, seconds: float) -> Any:
+    """Make storing a table's seats take *seconds* more (a slow disk, many tables at once); returns the
+    real ``set_seats``, to put back with ``monkeypatch.setattr``."""
+    real = bot.storage.set_seats
+
+    async def slow_set_seats(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(seconds)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(bot.storage, "set_seats", slow_set_seats)
+    return real
+
+
+@pytest.mark.parametrize(("decision_s", "late_ms"), [(2.6, 0), (1.7, 1500)], ids=["slow-decision", "late-click"])
+async def test_a_click_at_risk_of_discords_3_s_is_deferred_never_failed(
+        decision_s: float, late_ms: int, fake: FakeDiscord, world: World, tmp_path: Path, monkeypatch) -> None:
+    """The click is deferred, then answered, never failed:
+
+    * slow-decision: storage slower than Discord's 3 s (hundreds of tables at once); the watchdog
+      defers it at 2 s;
+    * late-click: the click is 1.5 s old when the bot gets to it (its event loop behind: a thousand
+      clicks at once after a restart) and the decision takes 1.7 s. Answered when decided, or
+      deferred by the watchdog at 2 s, it would fail; it is deferred at once.
+
+    A quick decision on a click in time is then answered without a deferral.
+    """
     async with parlor(fake, tmp_path / "p.db") as bot:
         thread, lobby = await open_table(fake, world)
-        real = bot.storage.set_seats
-
-        async def slow_set_seats(*args, **kwargs):
-            await asyncio.sleep(2.6)
-            return await real(*args, **kwargs)
-
-        monkeypatch.setattr(bot.storage, "set_seats", slow_set_seats)
-        joined = await fake.click(world.bob, lobby, "Join")
+        real = slow_seats(bot, monkeypatch, decision_s)
+        joined = await fake.click(world.bob, lobby, "Join", created_at_ms=fake.now_ms() - late_ms)
         assert not joined.failed and joined.response_type == 6, "deferred before Discord's 3 s"
         await fake.wait_for(lambda: "bob" in fake.message(lobby.id).content, timeout=5,
                             what="the lobby to show Bob once the seat is saved")
@@ -197,43 +217,13 @@ async def test_a_click_whose_decision_is_slow_is_deferred_never_failed(fake: Fak
         assert not started.failed and started.response_type == 7, "a quick decision is answered at once"
 
 
-async def test_a_click_that_reaches_its_handler_late_is_deferred_at_once(fake: FakeDiscord, world: World,
-                                                                         tmp_path: Path, monkeypatch) -> None:
-    """A click 1.5 s old when the bot gets to it (its event loop behind: a thousand clicks at once after a
-    restart) and a decision of 1.7 s: answered when decided, or deferred by the watchdog at 2 s, it would
-    fail ("This interaction failed"); it is deferred at once, then answered. A click that arrives in time
-    is answered without a deferral."""
-    async with parlor(fake, tmp_path / "p.db") as bot:
-        thread, lobby = await open_table(fake, world)
-        real = bot.storage.set_seats
-
-        async def slow_set_seats(*args, **kwargs):
-            await asyncio.sleep(1.7)
-            return await real(*args, **kwargs)
-
-        monkeypatch.setattr(bot.storage, "set_seats", slow_set_seats)
-        joined = await fake.click(world.bob, lobby, "Join", created_at_ms=fake.now_ms() - 1500)
-        assert not joined.failed and joined.response_type == 6, "deferred before Discord's 3 s"
-        await fake.wait_for(lambda: "bob" in fake.message(lobby.id).content, timeout=5,
-                            what="the lobby to show Bob once the seat is saved")
-        monkeypatch.setattr(bot.storage, "set_seats", real)
-        left = await fake.click(world.bob, lobby, "Leave")
-        assert not left.failed and left.response_type == 7, "a click in time is answered, not deferred"
-
-
 async def test_an_answer_in_flight_when_the_watchdog_wakes_is_not_deferred(fake: FakeDiscord, world: World,
                                                                            tmp_path: Path, monkeypatch) -> None:
     """The decision takes 1.5 s and its answer 1 s more on the way: the watchdog (at 2 s) must not defer
     meanwhile, or Discord refuses the answer as the interaction's second response (40060)."""
     async with parlor(fake, tmp_path / "p.db") as bot:
         thread, lobby = await open_table(fake, world)
-        real = bot.storage.set_seats
-
-        async def slow_set_seats(*args, **kwargs):
-            await asyncio.sleep(1.5)
-            return await real(*args, **kwargs)
-
-        monkeypatch.setattr(bot.storage, "set_seats", slow_set_seats)
+        slow_seats(bot, monkeypatch, 1.5)
         fake.slow_route("POST", r"/interactions/\d+/[^/]+/callback", 1.0, times=1)
         joined = await fake.click(world.bob, lobby, "Join")
         assert not joined.failed and joined.response_type == 7, "the handler's own answer, not a deferral"
