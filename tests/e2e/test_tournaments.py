@@ -15,6 +15,8 @@ import io
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.config import TablesConfig, TournamentsConfig
 from bot.tournaments.service import result_from_json
 from bot.tournaments.standings import standings
@@ -274,17 +276,15 @@ async def test_a_match_table_whose_messages_discord_refuses_is_ended_not_left_ru
 async def test_a_match_table_cut_short_while_its_thread_is_made_is_ended_not_left_for_a_restart(
         fake: FakeDiscord, world: World, tmp_path: Path) -> None:
     """The bot stops (its task is cancelled) while a match table's thread is being made: the table,
-    already stored with its seats, is ended, so no table the tournament never linked comes back at the
+    whose game is already stored, is ended, so no table the tournament never linked comes back at the
     next start."""
-    import pytest
-
     async with _parlor(fake, tmp_path / "p.db") as bot:
         fake.slow_route("POST", rf"/channels/{world.channel.id}/threads", 3.0)
         seats = [(world.alice.id, "alice"), (world.bob.id, "bob")]
         opening = asyncio.create_task(bot.tables.open_seated(
             "high-card", {"tricks": 1}, {"tournament": 1}, guild_id=world.guild.id, channel_id=world.channel.id,
             seats=seats, host_id=world.alice.id, title="Cup · R1 M1"))
-        for _ in range(100):  # until the table is stored with its seats (its thread is then on its way)
+        for _ in range(100):  # until the table's game is stored (its thread is then on its way)
             if await bot.storage.games_with_status("lobby"):
                 break
             await asyncio.sleep(0.02)
