@@ -113,11 +113,11 @@ class DutchBlitzUI(GameUI):
         return []
 
     def on_public_click(self, table: Table, player: str, token: str, *, is_host: bool) -> Action:
-        """Ready for anyone; Next hand and End hand for the host (End hand only when the hand is stuck)."""
+        """Ready, Next hand and End hand (the table's own actions: the table lets only its host or a
+        moderator take them, and End hand only once the hand is stuck).
+        """
         if token == "ready":
             return {"type": "ready"}
-        if token in ("next", "end") and not is_host:
-            raise TableError("Only the host can do that.")
         if token == "next":
             return {"type": "next_hand"}
         if token == "end":  # the table holds it back until the stuck rule's time has passed

@@ -15,17 +15,32 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.tables.core import Actor
-from bot.tables.loops import TableLoops
-from bot.tables.table import Seat, Table, TableError
+from bot.tables.loops import Loops
+from bot.tables.messenger import Messenger
+from bot.tables.moves import Moves
+from bot.tables.registry import LIVE, TableRegistry
+from bot.tables.table import Seat, Table, TableError, TableStatus
 from bot.tables.text import fit_text
 
-__all__ = ["TableLobby"]
+__all__ = ["Lobby"]
 
 log = logging.getLogger("parlor.tables")
 
 
-class TableLobby(TableLoops):
-    """Lobbies and host controls (a layer of the table service; see :mod:`bot.tables.core`).
+class Lobby:
+    """Lobbies and host controls (see the module's documentation).
+
+    Parameters
+    ----------
+    registry:
+        The tables and games of this process.
+    moves, loops:
+        What deals a game and runs its tasks, and what hands a seat to a bot.
+    messenger:
+        Where an ended table's message is marked.
+    live:
+        |coro| The live table of an id, replayed first when a restart left it for later
+        (:meth:`Restorer.live <bot.tables.restore.Restorer.live>`).
 
     Attributes
     ----------
@@ -35,8 +50,14 @@ class TableLobby(TableLoops):
         tell a no-show (``docs/tournaments.md`` §10).
     """
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, registry: TableRegistry, moves: Moves, loops: Loops, messenger: Messenger,
+                 live: Callable[[int], Awaitable[Table | None]]) -> None:
+        self.registry = registry
+        self.storage = registry.storage
+        self.moves = moves
+        self.loops = loops
+        self.messenger = messenger
+        self.live = live
         self.seen_hooks: list[Callable[[int, int], Awaitable[Any]]] = []
         self._seen: dict[int, set[int]] = {}
 
@@ -47,7 +68,7 @@ class TableLobby(TableLoops):
             return
         seen.add(user_id)
         for hook in self.seen_hooks:
-            self._background(hook(table.id, user_id))
+            self.registry.background(hook(table.id, user_id))
 
     async def create_seated(self, kind: str, options: dict[str, Any], settings: dict[str, Any] | None, *,
                             guild_id: int | None, channel_id: int, seats: Sequence[tuple[int, str]],
@@ -61,23 +82,15 @@ class TableLobby(TableLoops):
         TableError
             Bad options, a seat count outside the game's range, or a user seated twice.
         """
-        engine_cls = self._engine_cls(kind)
-        try:
-            engine_cls.Options(**options)
-        except (TypeError, ValueError) as exc:
-            raise TableError(f"Those options don't work: {exc}") from None
+        engine_cls = self.registry.engine_cls(kind)
+        self._check_options(kind, options)
         if not engine_cls.min_players <= len(seats) <= engine_cls.max_players:
             raise TableError(f"{engine_cls.title or kind} seats {engine_cls.min_players}-{engine_cls.max_players} "
                              f"players, not {len(seats)}.")
         if len({uid for uid, _ in seats}) != len(seats):
             raise TableError("A player cannot take two seats.")
-        seed = random.SystemRandom().randrange(2**31)
-        settings = {**(settings or {}), "secret": secrets.token_hex(16)}
-        game_id = await self.storage.create_game(kind, seed=seed, options=options, guild_id=guild_id,
-                                                 channel_id=channel_id, host_id=host_id, settings=settings)
-        table = Table(id=game_id, kind=kind, title=engine_cls.title or kind, guild_id=guild_id, channel_id=channel_id,
-                      thread_id=channel_id, host_id=host_id, options=options, seed=seed,
-                      min_players=engine_cls.min_players, max_players=engine_cls.max_players, settings=settings)
+        table = await self._store_table(kind, options, settings, guild_id=guild_id, channel_id=channel_id,
+                                        host_id=host_id)
         table.seats.extend(Seat(f"u{uid}", uid, None, name) for uid, name in seats)
         return table
 
@@ -86,11 +99,11 @@ class TableLobby(TableLoops):
 
         The caller posts its message and then starts its tasks (``_start_tasks``).
         """
-        self.tables[table.id] = table
+        self.registry.tables[table.id] = table
         await self.storage.update_game(table.id, thread_id=table.thread_id)
-        await self._save_seats(table)
-        await self.storage.update_game(table.id, status="running")
-        self._start_engine(table)
+        await self.registry.save_seats(table)
+        await self.storage.update_game(table.id, status=TableStatus.RUNNING)
+        self.moves.start_engine(table)
 
     async def seat_to_bot(self, table: Table, user_id: int, why: str) -> bool:
         """|coro| A bot takes user *user_id*'s seat at running *table* (e.g. a tournament's no-show);
@@ -99,28 +112,24 @@ class TableLobby(TableLoops):
         await self.live(table.id)  # a table a restart left to replay later is replayed first
         async with table.lock:
             seat = table.seat_of_user(user_id)
-            if seat is None or table.status != "running":
+            if seat is None or table.status != TableStatus.RUNNING:
                 return False
-            return await self._replace_with_bot(table, seat, why)
+            return await self.loops.replace_with_bot(table, seat, why)
 
     async def close_table(self, table_id: int, text: str) -> bool:
         """|coro| End live table *table_id* at once, its message saying *text* above the table (e.g. a
         tournament match decided by forfeit); returns whether it was live.
         """
         table = await self.live(table_id)
-        if table is None or table.status not in ("lobby", "running"):
+        if table is None or table.status not in LIVE:
             return False
         async with table.lock:
             was_running = table.engine is not None
-            await self._cancel(table, "The table was ended.")
-            shown = self.public_text(table) if was_running else self.lobby_text(table)
+            await self.registry.cancel(table, "The table was ended.")
+            shown = self.registry.public_text(table) if was_running else self.registry.lobby_text(table)
         if table.message_id is not None:
-            self._background(self._mark_ended(table, fit_text(f"{text}\n{shown}")))
+            self.registry.background(self.messenger.mark_ended(table, fit_text(f"{text}\n{shown}")))
         return True
-
-    def is_host(self, table: Table, actor: Actor) -> bool:
-        """Whether *actor* runs *table*: its host, or a moderator of the server."""
-        return actor.user_id == table.host_id or actor.moderator
 
     async def create(self, kind: str, actor: Actor, options: dict[str, Any], settings: dict[str, Any] | None, *,
                      guild_id: int | None, channel_id: int) -> Table:
@@ -133,23 +142,33 @@ class TableLobby(TableLoops):
         TableError
             Bad options, or *actor* already sits at a live table in this channel.
         """
-        engine_cls = self._engine_cls(kind)
+        self._check_options(kind, options)
+        for t in self.registry.tables.values():
+            if t.channel_id == channel_id and t.status in LIVE and t.seat_of_user(actor.user_id):
+                raise TableError(f"You already sit at table #{t.id} in this channel; leave it first.")
+        table = await self._store_table(kind, options, settings, guild_id=guild_id, channel_id=channel_id,
+                                        host_id=actor.user_id)
+        table.seats.append(Seat(f"u{actor.user_id}", actor.user_id, None, actor.name))
+        return table
+
+    def _check_options(self, kind: str, options: dict[str, Any]) -> None:
+        """Raise :class:`TableError` naming what is wrong when *options* do not make a game of *kind*."""
         try:
-            engine_cls.Options(**options)
+            self.registry.engine_cls(kind).Options(**options)
         except (TypeError, ValueError) as exc:
             raise TableError(f"Those options don't work: {exc}") from None
-        for t in self.tables.values():
-            if t.channel_id == channel_id and t.status in ("lobby", "running") and t.seat_of_user(actor.user_id):
-                raise TableError(f"You already sit at table #{t.id} in this channel; leave it first.")
+
+    async def _store_table(self, kind: str, options: dict[str, Any], settings: dict[str, Any] | None, *,
+                           guild_id: int | None, channel_id: int, host_id: int) -> Table:
+        """|coro| Store a new table of *kind* (no seats yet) with a fresh seed and board-token secret."""
+        engine_cls = self.registry.engine_cls(kind)
         seed = random.SystemRandom().randrange(2**31)
         settings = {**(settings or {}), "secret": secrets.token_hex(16)}  # keys the board tokens (codec)
         game_id = await self.storage.create_game(kind, seed=seed, options=options, guild_id=guild_id,
-                                                 channel_id=channel_id, host_id=actor.user_id, settings=settings)
-        table = Table(id=game_id, kind=kind, title=engine_cls.title or kind, guild_id=guild_id, channel_id=channel_id,
-                      thread_id=channel_id, host_id=actor.user_id, options=options, seed=seed,
-                      min_players=engine_cls.min_players, max_players=engine_cls.max_players, settings=settings)
-        table.seats.append(Seat(f"u{actor.user_id}", actor.user_id, None, actor.name))
-        return table
+                                                 channel_id=channel_id, host_id=host_id, settings=settings)
+        return Table(id=game_id, kind=kind, title=engine_cls.title or kind, guild_id=guild_id, channel_id=channel_id,
+                     thread_id=channel_id, host_id=host_id, options=options, seed=seed,
+                     min_players=engine_cls.min_players, max_players=engine_cls.max_players, settings=settings)
 
     async def join(self, table: Table, actor: Actor) -> None:
         """|coro| Seat *actor* at lobby *table* (lock held).
@@ -163,8 +182,8 @@ class TableLobby(TableLoops):
             raise TableError("You are already seated at this table.")
         if len(table.seats) >= table.max_players:
             raise TableError(f"The table is full ({table.max_players} seats).")
-        for t in self.tables.values():
-            if (t is not table and t.channel_id == table.channel_id and t.status in ("lobby", "running")
+        for t in self.registry.tables.values():
+            if (t is not table and t.channel_id == table.channel_id and t.status in LIVE
                     and t.seat_of_user(actor.user_id)):
                 raise TableError(f"You already sit at table #{t.id} in this channel.")
         table.seats.append(Seat(f"u{actor.user_id}", actor.user_id, None, actor.name))
@@ -185,7 +204,7 @@ class TableLobby(TableLoops):
         if actor.user_id == table.host_id:
             humans = [s for s in table.seats if not s.is_bot and s.user_id is not None]
             if not humans:
-                await self._cancel(table)
+                await self.registry.cancel(table)
                 return
             table.host_id = humans[0].user_id  # type: ignore[assignment]  # filtered above
             await self.storage.update_game(table.id, host_id=table.host_id)
@@ -202,7 +221,7 @@ class TableLobby(TableLoops):
         seat = table.seat_of_user(actor.user_id)
         if seat is None:
             raise TableError("You are not playing at this table.")
-        if not await self._replace_with_bot(table, seat, "they left"):
+        if not await self.loops.replace_with_bot(table, seat, "they left"):
             raise TableError("This game has no bot to take your seat; ask the host to end the table instead.")
 
     async def add_bot(self, table: Table, actor: Actor, name: str | None = None) -> None:
@@ -213,11 +232,11 @@ class TableLobby(TableLoops):
         TableError
             Not the host, the table is full, the game has no bots or no bot *name*.
         """
-        if not self.is_host(table, actor):
+        if not self.registry.is_host(table, actor):
             raise TableError("Only the host can add bots.")
         if len(table.seats) >= table.max_players:
             raise TableError(f"The table is full ({table.max_players} seats).")
-        bots = self._bots(table.kind)
+        bots = self.registry.bots(table.kind)
         if not bots:
             raise TableError("This game has no bots.")
         name = name or next(iter(bots))
@@ -226,7 +245,7 @@ class TableLobby(TableLoops):
         n = 1 + sum(1 for s in table.seats if s.is_bot)
         while table.seat_of_player(f"bot{n}"):
             n += 1
-        level = self.strength(table.kind, name)
+        level = self.registry.strength(table.kind, name)
         table.seats.append(Seat(f"bot{n}", None, name, f"Bot {n} ({name if name == level else f'{name}, {level}'})"))
         await self._lobby_changed(table)
 
@@ -238,15 +257,15 @@ class TableLobby(TableLoops):
         TableError
             Not the host, or fewer seats than the game's minimum.
         """
-        if not self.is_host(table, actor):
+        if not self.registry.is_host(table, actor):
             raise TableError("Only the host can start the game.")
         if len(table.seats) < table.min_players:
             raise TableError(f"{table.title} needs at least {table.min_players} players; "
                              f"{len(table.seats)} seated. Add a bot or wait for players.")
-        await self._save_seats(table)
-        await self.storage.update_game(table.id, status="running")
-        self._start_engine(table)
-        self._start_tasks(table)
+        await self.registry.save_seats(table)
+        await self.storage.update_game(table.id, status=TableStatus.RUNNING)
+        self.moves.start_engine(table)
+        self.loops.start_tasks(table)
 
     async def cancel(self, table: Table, actor: Actor) -> None:
         """|coro| The host closes lobby *table* (lock held).
@@ -256,12 +275,12 @@ class TableLobby(TableLoops):
         TableError
             Not the host.
         """
-        if not self.is_host(table, actor):
+        if not self.registry.is_host(table, actor):
             raise TableError("Only the host can cancel the table.")
-        await self._cancel(table)
+        await self.registry.cancel(table)
 
     async def _lobby_changed(self, table: Table) -> None:
-        await self._save_seats(table)
+        await self.registry.save_seats(table)
         table.version += 1
 
     def moderated_table(self, channel_id: int | None, actor: Actor) -> Table:
@@ -272,10 +291,10 @@ class TableLobby(TableLoops):
         TableError
             No live table there, or *actor* is neither its host nor a moderator.
         """
-        table = self.table_in(channel_id)
+        table = self.registry.table_in(channel_id)
         if table is None:
             raise TableError("Use this inside the thread of a live table.")
-        if not self.is_host(table, actor):
+        if not self.registry.is_host(table, actor):
             raise TableError("Only the host or a member with Manage Threads can do that.")
         return table
 
@@ -293,11 +312,11 @@ class TableLobby(TableLoops):
             raise TableError("That user is not seated at this table.")
         if user_id == table.host_id:
             raise TableError("The host cannot be kicked; hand the host role to someone else first.")
-        if table.status == "lobby":
+        if table.status == TableStatus.LOBBY:
             table.seats.remove(seat)
             await self._lobby_changed(table)
             return f"{seat.name} was removed from table #{table.id}."
-        if await self._replace_with_bot(table, seat, "removed by the host"):
+        if await self.loops.replace_with_bot(table, seat, "removed by the host"):
             return f"{seat.name} was removed from table #{table.id}; a bot plays their seat."
         raise TableError("This game has no bot to take that seat; end the table instead.")
 
@@ -324,12 +343,12 @@ class TableLobby(TableLoops):
         TableError
             No live table with that number in this server, or *actor* may not end it.
         """
-        table = self.tables.get(table_id)  # checked before a replay (live), which only a host may cause
-        if table is None or table.guild_id != guild_id or table.status not in ("lobby", "running"):
+        table = self.registry.tables.get(table_id)  # checked before a replay (live), which only a host may cause
+        if table is None or table.guild_id != guild_id or table.status not in LIVE:
             raise TableError(f"There is no live table #{table_id} in this server.")
-        if not self.is_host(table, actor):
+        if not self.registry.is_host(table, actor):
             raise TableError(f"Only the host of table #{table_id} or a moderator (Manage Threads, or a moderator "
                              "role) can end it.")
-        if await self.live(table_id) is not table or table.status not in ("lobby", "running"):
+        if await self.live(table_id) is not table or table.status not in LIVE:
             raise TableError(f"There is no live table #{table_id} in this server.")  # its replay ended it
         return table

@@ -1,22 +1,27 @@
 """The table's background work: bots, turn timers, idle people, Ready between hands, lobby expiry.
 
 Each is a task of its table (``docs/tables.md``, "Playing"); durations come from ``[tables]`` in
-seconds times ``timer_scale``. No Discord here: warnings go through :meth:`TableCore._say`.
+seconds times ``timer_scale``. Every move they make goes through :meth:`Moves.submit
+<bot.tables.moves.Moves.submit>`. No Discord here: warnings go through the
+:class:`~bot.tables.messenger.Messenger`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from bot.engine import TURNS
 from bot.tables.core import bot_speed_factor, now_ms, wait_event, wall_ms
-from bot.tables.play import TablePlay
-from bot.tables.table import Seat, Table
+from bot.tables.messenger import Messenger
+from bot.tables.moves import Moves
+from bot.tables.registry import TableRegistry
+from bot.tables.table import Seat, Table, TableStatus
 from bot.tables.text import fit_text
 from bot.tables.ui import GameUI
 
-__all__ = ["TableLoops"]
+__all__ = ["Loops"]
 
 log = logging.getLogger("parlor.tables")
 
@@ -24,20 +29,43 @@ TIMEOUT_MOVES_MAX = 8
 """The most moves one timeout makes for a player (a whole turn is two or three)."""
 
 
-class TableLoops(TablePlay):
-    """Bots, timers, expiry and seats handed to bots (a layer of the table service; see :mod:`bot.tables.core`)."""
+class Loops:
+    """Bots, timers, idle people, expiry and seats handed to bots (see the module's documentation).
 
-    def _start_tasks(self, table: Table) -> None:
+    Parameters
+    ----------
+    registry:
+        The tables and games of this process (its ``timer_scale`` and ``bot_delay_scale`` apply).
+    moves:
+        The one path of every move.
+    messenger:
+        Where warnings and notices are posted; its :meth:`~bot.tables.messenger.Messenger.watch`
+        tasks run with a table's own.
+    clock:
+        Monotonic milliseconds (idle clocks).
+    """
+
+    def __init__(self, registry: TableRegistry, moves: Moves, messenger: Messenger,
+                 clock: Callable[[], float] = now_ms) -> None:
+        self.registry = registry
+        self.moves = moves
+        self.messenger = messenger
+        self.clock = clock
+
+    def start_tasks(self, table: Table) -> None:
+        """Start running *table*'s tasks: its messages' watchers, its bots, its turn timer or idle
+        watch, its story's reveal and its people's automatic moves.
+        """
         loop = asyncio.get_running_loop()
-        for i, watcher in enumerate(self._watch(table)):
+        for i, watcher in enumerate(self.messenger.watch(table)):
             table.tasks.append(loop.create_task(watcher, name=f"table-{table.id}-watch{i}"))
         for player in table.bots:
             table.tasks.append(loop.create_task(self._bot_loop(table, player), name=f"table-{table.id}-{player}"))
-        if self._engine_cls(table.kind).play_mode == TURNS:
+        if self.registry.engine_cls(table.kind).play_mode == TURNS:
             table.tasks.append(loop.create_task(self._timer_loop(table), name=f"table-{table.id}-timer"))
         else:
             table.tasks.append(loop.create_task(self._idle_loop(table), name=f"table-{table.id}-idle"))
-        ui = self.uis[table.kind]
+        ui = self.registry.uis[table.kind]
         if ui.reveal_ms > 0:
             table.revealed = ui.story_steps(table)  # a story already there (a restore) shows whole
             table.tasks.append(loop.create_task(self._reveal_loop(table), name=f"table-{table.id}-reveal"))
@@ -54,8 +82,8 @@ class TableLoops(TablePlay):
         Each step only marks the table message for a redraw, so the edits stay coalesced
         (``redraw_interval_ms``); durations are times :attr:`timer_scale`.
         """
-        ui = self.uis[table.kind]
-        while table.status == "running" and table.engine is not None:
+        ui = self.registry.uis[table.kind]
+        while table.status == TableStatus.RUNNING and table.engine is not None:
             changed = table.changed
             key, steps = ui.story_steps(table)
             told = ui.shown_steps(table)
@@ -63,7 +91,7 @@ class TableLoops(TablePlay):
             if told >= steps:
                 await changed.wait()
                 continue
-            await asyncio.sleep(max(0.01, ui.reveal_ms * self.timer_scale / 1000))
+            await asyncio.sleep(max(0.01, ui.reveal_ms * self.registry.timer_scale / 1000))
             key, steps = ui.story_steps(table)
             if table.revealed[0] == key:
                 table.revealed = (key, min(steps, table.revealed[1] + 1))
@@ -75,9 +103,9 @@ class TableLoops(TablePlay):
         Each waits until the public story is told, then one more step's pause; it goes through
         :meth:`submit` like a click. The loop ends when a bot takes the seat.
         """
-        ui = self.uis[table.kind]
-        pause = max(0.05, ui.reveal_ms * self.timer_scale / 1000)
-        while table.status == "running" and table.engine is not None:
+        ui = self.registry.uis[table.kind]
+        pause = max(0.05, ui.reveal_ms * self.registry.timer_scale / 1000)
+        while table.status == TableStatus.RUNNING and table.engine is not None:
             seat = table.seat_of_player(player)
             if seat is None or seat.is_bot:
                 return
@@ -89,29 +117,30 @@ class TableLoops(TablePlay):
                     continue
                 told = ui.shown_steps(table) >= ui.story_steps(table)[1]
                 await asyncio.sleep(pause)
-                if (not told or table.status != "running" or ui.auto_action(table, player) != action
+                if (not told or table.status != TableStatus.RUNNING or ui.auto_action(table, player) != action
                         or ui.shown_steps(table) < ui.story_steps(table)[1]):
                     continue
-                await self.submit(table, player, action, wall_ms())
+                await self.moves.submit(table, player, action, wall_ms())
             except Exception:  # an automatic move must never take the table down
                 log.exception("automatic move of %s at table %s failed", player, table.id)
                 await asyncio.sleep(1)
 
     async def _bot_loop(self, table: Table, player: str) -> None:
         bot = table.bots[player]
-        while table.status == "running" and table.engine is not None:
+        while table.status == TableStatus.RUNNING and table.engine is not None:
             changed = table.changed
             try:
                 legal = [a for a in table.engine.legal_actions(player) if a["type"] not in table.engine.table_actions]
-                legal = self.uis[table.kind].bot_actions(table, player, legal)
+                legal = self.registry.uis[table.kind].bot_actions(table, player, legal)
                 choice = bot.choose(table.engine.view(player), legal) if legal else None
                 if choice is None:
                     await changed.wait()
                     continue
-                await asyncio.sleep(bot.delay_ms() * bot_speed_factor(table.settings) * self.bot_delay_scale / 1000)
-                if table.status != "running":
+                scale = bot_speed_factor(table.settings) * self.registry.bot_delay_scale
+                await asyncio.sleep(bot.delay_ms() * scale / 1000)
+                if table.status != TableStatus.RUNNING:
                     return
-                await self.submit(table, player, choice, wall_ms())
+                await self.moves.submit(table, player, choice, wall_ms())
             except Exception:  # a bot must never take the table down, nor stop for good
                 log.exception("bot %s at table %s failed", player, table.id)
                 await asyncio.sleep(1)
@@ -123,8 +152,8 @@ class TableLoops(TablePlay):
         Guarded by the state version: any change restarts the timer, so a stale timer never fires
         on a new turn. Durations come from ``[tables]`` (seconds) times :attr:`timer_scale`.
         """
-        cfg = self._cfg
-        while table.status == "running" and table.engine is not None:
+        cfg = self.registry.config
+        while table.status == TableStatus.RUNNING and table.engine is not None:
             changed, version = table.changed, table.version
             engine = table.engine
             waiting = [s for s in table.seats if not s.is_bot and engine.timeout_action(s.player_id) is not None]
@@ -134,22 +163,22 @@ class TableLoops(TablePlay):
             phases = [(cfg.turn_timeout_seconds - cfg.turn_warning_seconds, True), (cfg.turn_warning_seconds, False)]
             moved = False
             for seconds, warn_after in phases:
-                if await wait_event(changed, max(0.0, seconds * self.timer_scale)):
+                if await wait_event(changed, max(0.0, seconds * self.registry.timer_scale)):
                     moved = True
                     break
                 if warn_after and cfg.turn_warning_seconds > 0:
-                    await self._say(table, " ".join(f"<@{s.user_id}>" for s in waiting)
+                    await self.messenger.say(table, " ".join(f"<@{s.user_id}>" for s in waiting)
                                     + f" ⏰ {cfg.turn_warning_seconds} s left before the table moves for you.",
                                     ping=True)
             if moved:
                 continue
             for seat in waiting:
-                if table.version != version or table.status != "running":
+                if table.version != version or table.status != TableStatus.RUNNING:
                     break
                 if await self._time_out(table, seat.player_id):
                     table.timeouts[seat.player_id] = table.timeouts.get(seat.player_id, 0) + 1
                     if table.timeouts[seat.player_id] >= cfg.timeouts_before_bot:
-                        await self._replace_with_bot(table, seat, "timed out too often")
+                        await self.replace_with_bot(table, seat, "timed out too often")
 
     async def _time_out(self, table: Table, player: str) -> bool:
         """|coro| *player*'s timer ran out: make the game's timeout moves for them, the whole turn.
@@ -165,11 +194,11 @@ class TableLoops(TablePlay):
         assert engine is not None
         continues = type(engine).timeout_continues
         made = 0
-        while table.status == "running" and table.engine is engine and made < TIMEOUT_MOVES_MAX:
+        while table.status == TableStatus.RUNNING and table.engine is engine and made < TIMEOUT_MOVES_MAX:
             action = engine.timeout_action(player)
             if action is None or (made and action.get("type") not in continues):
                 break
-            outcome = await self.submit(table, player, action, wall_ms())
+            outcome = await self.moves.submit(table, player, action, wall_ms())
             if not outcome.accepted:
                 break
             made += 1
@@ -181,13 +210,13 @@ class TableLoops(TablePlay):
         Durations come from ``[tables]`` (``idle_seconds``, ``idle_warning_seconds``,
         ``ready_timeout_seconds``, seconds) times :attr:`timer_scale` (``docs/tables.md``).
         """
-        cfg = self._cfg
-        scale = self.timer_scale
+        cfg = self.registry.config
+        scale = self.registry.timer_scale
         warned: set[str] = set()
         between_since: float | None = None
-        while table.status == "running" and table.engine is not None:
+        while table.status == TableStatus.RUNNING and table.engine is not None:
             await asyncio.sleep(max(0.02, min(1.0, cfg.idle_warning_seconds * scale / 3 or 1.0)))
-            engine, now = table.engine, now_ms()
+            engine, now = table.engine, self.clock()
             humans = [s for s in table.seats if not s.is_bot]
             waiting_ready = [s for s in humans if engine.timeout_action(s.player_id) == {"type": "ready"}]
             if waiting_ready:
@@ -196,7 +225,7 @@ class TableLoops(TablePlay):
                 between_since = between_since or now
                 if now - between_since >= cfg.ready_timeout_seconds * 1000 * scale:
                     for seat in waiting_ready:
-                        await self.submit(table, seat.player_id, {"type": "ready"}, wall_ms())
+                        await self.moves.submit(table, seat.player_id, {"type": "ready"}, wall_ms())
                     between_since = None
                 continue
             between_since = None
@@ -208,62 +237,70 @@ class TableLoops(TablePlay):
                 if idle >= cfg.idle_seconds * 1000 * scale:
                     warned.discard(seat.player_id)
                     async with table.lock:
-                        if table.status == "running" and not seat.is_bot:
-                            await self._replace_with_bot(table, seat, "idle")
+                        if table.status == TableStatus.RUNNING and not seat.is_bot:
+                            await self.replace_with_bot(table, seat, "idle")
                 elif (idle >= (cfg.idle_seconds - cfg.idle_warning_seconds) * 1000 * scale
                       and seat.player_id not in warned and cfg.idle_warning_seconds > 0):
                     warned.add(seat.player_id)
-                    self._track(table, self._say(table, f"<@{seat.user_id}> ⏰ no move for a while: a bot takes "
-                                                        f"your seat in {cfg.idle_warning_seconds} s.", ping=True),
-                                "idle-warning")
+                    warning = (f"<@{seat.user_id}> ⏰ no move for a while: a bot takes your seat in "
+                               f"{cfg.idle_warning_seconds} s.")
+                    self.registry.track(table, self.messenger.say(table, warning, ping=True), "idle-warning")
 
-    async def _expire_lobby(self, table: Table) -> None:
+    async def expire_lobby(self, table: Table) -> None:
         """Close a lobby that never started after ``lobby_expiry_minutes`` (``docs/tables.md``)."""
-        await asyncio.sleep(self._cfg.lobby_expiry_minutes * 60 * self.timer_scale)
+        await asyncio.sleep(self.registry.config.lobby_expiry_minutes * 60 * self.registry.timer_scale)
         current = asyncio.current_task()
         if current in table.tasks:  # cancelling the table's tasks below must not cancel this one
             table.tasks.remove(current)
         async with table.lock:
-            if table.status != "lobby" or self.tables.get(table.id) is not table:
+            if table.status != TableStatus.LOBBY or self.registry.tables.get(table.id) is not table:
                 return
-            await self._cancel(table, "The lobby expired.")
+            await self.registry.cancel(table, "The lobby expired.")
         log.info("table %s: lobby expired", table.id)
         if table.message_id is not None:
-            await self._mark_ended(table, fit_text(f"⌛ This lobby expired: nobody started it within "
-                                                   f"{self._cfg.lobby_expiry_minutes} minutes.\n"
-                                                   f"{self.lobby_text(table)}"))
+            await self.messenger.mark_ended(table, fit_text(f"⌛ This lobby expired: nobody started it within "
+                                                   f"{self.registry.config.lobby_expiry_minutes} minutes.\n"
+                                                   f"{self.registry.lobby_text(table)}"))
 
-    async def _replace_with_bot(self, table: Table, seat: Seat, why: str) -> bool:
+    async def replace_with_bot(self, table: Table, seat: Seat, why: str) -> bool:
         """Hand *seat* to the game's default bot (the player id stays, so the game goes on).
 
         Returns ``False`` when the game has no bots (nothing changes). The notice is posted by a
         task of its own, so no caller holding the table lock waits on Discord.
         """
-        bots = self._bots(table.kind)
+        bots = self.registry.bots(table.kind)
         if not bots or seat.is_bot:
             return False
         name = next(iter(bots))
         who = seat.name
         was_host = seat.user_id == table.host_id
         seat.bot_name, seat.user_id, seat.name = name, None, f"{who} (bot)"
-        host_note = await self._pass_host(table) if was_host else ""  # the host left or timed out
-        await self._save_seats(table)
-        table.bots[seat.player_id] = await self._new_bot(table, seat.player_id, name, ":replacement")
-        self._track(table, self._bot_loop(table, seat.player_id), seat.player_id)
+        host_note = await self.pass_host(table) if was_host else ""  # the host left or timed out
+        await self.registry.save_seats(table)
+        table.bots[seat.player_id] = await self.moves.games.new_bot(table, seat.player_id, name, ":replacement")
+        self.registry.track(table, self._bot_loop(table, seat.player_id), seat.player_id)
         table.notice = f"🤖 A bot took over {who}'s seat ({why}).{host_note}"
         table.dirty.set()
-        self._track(table, self._say(table, table.notice), "notice")
-        if table.status == "running" and not any(not s.is_bot for s in table.seats):
-            self._background(self._abandon(table))
+        self.registry.track(table, self.messenger.say(table, table.notice), "notice")
+        if table.status == TableStatus.RUNNING and not any(not s.is_bot for s in table.seats):
+            self.registry.background(self._abandon(table))
         return True
 
     async def _abandon(self, table: Table) -> None:
         """A running table with no person left ends itself (``docs/tables.md``)."""
         async with table.lock:
-            if table.status != "running" or any(not s.is_bot for s in table.seats):
+            if table.status != TableStatus.RUNNING or any(not s.is_bot for s in table.seats):
                 return
-            await self._cancel(table, "The table ended: no players were left.")
-            text = self.public_text(table)
+            await self.registry.cancel(table, "The table ended: no players were left.")
+            text = self.registry.public_text(table)
         log.info("table %s ended: no players left", table.id)
         if table.message_id is not None:
-            await self._mark_ended(table, fit_text(f"⛔ This table ended itself: no players were left.\n{text}"))
+            ended = fit_text(f"⛔ This table ended itself: no players were left.\n{text}")
+            await self.messenger.mark_ended(table, ended)
+
+    async def pass_host(self, table: Table) -> str:
+        """|coro| Hand the host role to the first seated person (no one left: moderators only); returns a notice."""
+        humans = [s for s in table.seats if not s.is_bot]
+        table.host_id = humans[0].user_id if humans and humans[0].user_id is not None else 0
+        await self.registry.storage.update_game(table.id, host_id=table.host_id)
+        return f" 👑 {humans[0].name} is now the host." if humans else " Only moderators run the table now."

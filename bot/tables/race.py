@@ -65,6 +65,13 @@ class Outcome:
         The engine events of an accepted claim.
     beat:
         For the accepted claim of a race, the players it beat and by how many ms.
+    plain:
+        Whether *reason* is the table's own answer, shown as it is (who may act, a stale or
+        unreadable button), not a rule the engine named (shown as "Refused: …").
+    note:
+        The line the click itself adds to its board (``Click.note``), shown with the outcome.
+    selection:
+        The board's new selection, for a click that only changed the board (no move made).
     """
 
     accepted: bool
@@ -73,6 +80,9 @@ class Outcome:
     margin_ms: int | None = None
     events: list[Any] = field(default_factory=list)
     beat: list[tuple[str, int]] = field(default_factory=list)
+    plain: bool = False
+    note: str = ""
+    selection: str | None = None
 
 
 @dataclass

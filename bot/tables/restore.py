@@ -1,7 +1,7 @@
 """Restarts, rematches and shutdown: every table survives the bot's restart (``docs/tables.md``, "Restarts").
 
 A table's state in the database is its action log and, every few dozen moves, a snapshot of its
-engine and bots (:mod:`bot.tables.snapshots`); :meth:`TableRestore.restore` rebuilds each unfinished
+engine and bots (:mod:`bot.tables.snapshots`); :meth:`Restorer.restore` rebuilds each unfinished
 table from its latest snapshot and the actions after it. No Discord here.
 """
 
@@ -13,47 +13,106 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Callable
 
 from bot.engine import Engine, IllegalAction
 from bot.engine.bots import Bot
 from bot.storage import LiveGame
 from bot.tables import snapshots
 from bot.tables.core import Actor, now_ms, posted_ms
-from bot.tables.lobby import TableLobby
-from bot.tables.table import Seat, Table, TableError
+from bot.tables.loops import Loops
+from bot.tables.moves import Moves
+from bot.tables.registry import TableRegistry
+from bot.tables.table import Seat, Table, TableError, TableStatus
 
-__all__ = ["TableRestore"]
+__all__ = ["Restorer"]
 
 log = logging.getLogger("parlor.tables")
 
 REPLAY_BEFORE_READY_S = 0.5
-"""Seconds a start spends replaying whole logs before it goes online (:meth:`TableRestore.restore`):
+"""Seconds a start spends replaying whole logs before it goes online (:meth:`Restorer.restore`):
 the tables left after that are replayed in the background, or at once when used."""
 
 RESTORE_BATCH = 100
 """Stored tables read from the database at a time by a restart (their snapshots included)."""
 
 
-class TableRestore(TableLobby):
-    """Restore, rematch and shutdown (a layer of the table service; see :mod:`bot.tables.core`)."""
+class Restorer:
+    """Restarts, rematches and shutdown (see the module's documentation).
+
+    Parameters
+    ----------
+    registry:
+        The tables and games of this process.
+    moves, loops:
+        What rebuilds and deals a game, and what runs its tasks.
+    clock:
+        Monotonic milliseconds (a restored table's idle clocks start afresh).
+    """
+
+    def __init__(self, registry: TableRegistry, moves: Moves, loops: Loops,
+                 clock: Callable[[], float] = now_ms) -> None:
+        self.registry = registry
+        self.storage = registry.storage
+        self.moves = moves
+        self.loops = loops
+        self.clock = clock
+        # Running tables a restart left to replay later (table id to table, registered but without
+        # an engine yet), and those being replayed (id to a future set when done): ``live``. At most
+        # eight replay at once (a few logs in memory however many clicks wait), and the snapshots
+        # they take are stored a batch at a time.
+        self._unreplayed: dict[int, Table] = {}
+        self._replaying: dict[int, asyncio.Future[None]] = {}
+        self._replay_turn = asyncio.Semaphore(8)
+        self._replayed_snapshots: list[tuple[int, int, str, bytes]] = []
+
+    # ------------------------------------------------------------------ lookups that wait for a replay
+
+    def awaits_replay(self, table_id: int) -> bool:
+        """Whether table *table_id* is one a restart left to replay later, not replayed yet (:meth:`live`)."""
+        return table_id in self._unreplayed or table_id in self._replaying
+
+    async def live(self, table_id: int) -> Table | None:
+        """|coro| The table numbered *table_id* (``None`` when there is none), ready to play.
+
+        A running table that a restart left to replay later (its snapshot was written by other code:
+        ``docs/tables.md``, "Restarts") is replayed first, at once, or waited for when its replay is
+        under way. Every click, and every command or tournament step that names a table by its id,
+        looks it up here.
+        """
+        if self.awaits_replay(table_id):
+            await self._replay(table_id)
+        return self.registry.tables.get(table_id)
+
+    async def replayed_in(self, channel_id: int | None) -> None:
+        """|coro| Replay now any table left for later whose thread (or channel) is *channel_id*, so a
+        slash command used there finds it ready (:meth:`TableRegistry.table_in
+        <bot.tables.registry.TableRegistry.table_in>`).
+        """
+        tables = self.registry.tables
+        for table_id in [i for i in (*self._unreplayed, *self._replaying)
+                         if (t := tables.get(i)) is not None and t.thread_id == channel_id]:
+            await self._replay(table_id, urgent=True)
+
+    # ------------------------------------------------------------------ rematch
 
     async def rematch(self, table: Table, actor: Actor) -> Table:
         """|coro| A new game at finished *table*: same seats and options, *actor* hosting (lock held).
 
-        The caller posts its message and then starts its tasks (``_start_tasks``).
+        The caller posts its message and then starts its tasks (:meth:`~bot.tables.loops.Loops.start_tasks`).
 
         Raises
         ------
         TableError
             The game still runs, a rematch already started, or *actor* neither played nor runs the table.
         """
-        if table.status != "finished":
+        if table.status != TableStatus.FINISHED:
             raise TableError("The game is still running.")
         if table.settings.get("tournament"):
             raise TableError("This was a tournament match: the tournament pairs the next one.")
-        if self.tables.get(table.id) is not table or table.rematched:
+        if self.registry.tables.get(table.id) is not table or table.rematched:
             raise TableError("A rematch of this table has already started.")
-        if not table.seat_of_user(actor.user_id) and not self.is_host(table, actor):
+        if not table.seat_of_user(actor.user_id) and not self.registry.is_host(table, actor):
             raise TableError("Only the players of this table can start a rematch.")
         seed = random.SystemRandom().randrange(2**31)
         settings = {**table.settings, "secret": secrets.token_hex(16)}
@@ -67,11 +126,11 @@ class TableRestore(TableLobby):
                     settings=settings,
                     seats=[Seat(s.player_id, s.user_id, s.bot_name, s.name) for s in table.seats])
         table.rematched = True
-        self.tables.pop(table.id, None)
-        self.tables[game_id] = new
-        await self._save_seats(new)
-        await self.storage.update_game(game_id, status="running")
-        self._start_engine(new)
+        self.registry.tables.pop(table.id, None)
+        self.registry.tables[game_id] = new
+        await self.registry.save_seats(new)
+        await self.storage.update_game(game_id, status=TableStatus.RUNNING)
+        self.moves.start_engine(new)
         return new
 
     async def restore(self) -> int:
@@ -96,11 +155,11 @@ class TableRestore(TableLobby):
                 restored += await self._restore_one(live, taken, replay_until)
             del batch  # the snapshots' bytes go before the next batch is read
             if taken:  # a batch's new snapshots in one transaction, not one commit per table
-                self._background(self.storage.save_snapshots(taken))
+                self.registry.background(self.storage.save_snapshots(taken))
         if self._unreplayed:
             log.info("%d table(s) replay their whole log in the background (their snapshots are from other code); "
                      "each one used before that is replayed at once", len(self._unreplayed))
-            self._background(self._replay_rest())
+            self.registry.background(self._replay_rest())
         return restored
 
     async def _restore_one(self, live: LiveGame, taken: list[tuple[int, int, str, bytes]],
@@ -110,11 +169,11 @@ class TableRestore(TableLobby):
         on the way (after a long replay) is added to *taken* for the caller to store.
         """
         row = live.game
-        if row.kind not in self.uis or row.id in self.tables or row.thread_id is None:
+        if row.kind not in self.registry.uis or row.id in self.registry.tables or row.thread_id is None:
             return 0
-        if not self._on_this_shard(row.guild_id):
+        if not self.registry.on_this_shard(row.guild_id):
             return 0
-        engine_cls = self._engine_cls(row.kind)
+        engine_cls = self.registry.engine_cls(row.kind)
         seats = [Seat(s.player_id, s.user_id, s.bot_name,
                       s.name or (f"Bot ({s.bot_name})" if s.bot_name else f"<@{s.user_id}>"))
                  for s in live.seats]
@@ -124,20 +183,20 @@ class TableRestore(TableLobby):
                       min_players=engine_cls.min_players, max_players=engine_cls.max_players,
                       seats=seats, message_id=row.message_id, settings=row.settings,
                       message_posted_ms=posted_ms(row.message_id) if row.message_id else 0)
-        self.tables[row.id] = table
-        if row.status != "running":
-            self._track(table, self._expire_lobby(table), "expiry")
+        self.registry.tables[row.id] = table
+        if row.status != TableStatus.RUNNING:
+            self.registry.track(table, self.loops.expire_lobby(table), "expiry")
             return 1
         snap = live.snapshot
         if (snap is None or snap.code != snapshots.code_version(engine_cls)) and time.monotonic() >= replay_until:
-            table.status = "running"  # its seats count as taken; every way in waits for _replay
+            table.status = TableStatus.RUNNING  # its seats count as taken; every way in waits for _replay
             self._unreplayed[row.id] = table
             return 1
         try:
-            self._start_engine(table, await self._load_game(table, live, taken))
+            self.moves.start_engine(table, await self._load_game(table, live, taken))
         except (IllegalAction, ValueError):
             log.exception("table %s could not be replayed; it is cancelled", row.id)
-            await self._cancel(table)
+            await self.registry.cancel(table)
             return 0
         await self._resume(table)
         return 1
@@ -145,10 +204,10 @@ class TableRestore(TableLobby):
     async def _resume(self, table: Table) -> None:
         """|coro| Set restored running *table* going again: its notice, its idle clocks from now, its tasks."""
         table.notice = "♻️ Restored after a restart — every accepted move is in place."
-        table.last_move_ms = {s.player_id: now_ms() for s in table.seats}
+        table.last_move_ms = {s.player_id: self.clock() for s in table.seats}
         if table.engine is not None and table.engine.is_over:  # it ended just before the stop
-            await self._finish(table)
-        self._start_tasks(table)
+            await self.moves.finish(table)
+        self.loops.start_tasks(table)
 
     async def _replay(self, table_id: int, *, urgent: bool = False) -> None:
         """|coro| Replay table *table_id*'s whole log now if the restart left it for later, or wait
@@ -157,14 +216,14 @@ class TableRestore(TableLobby):
         table; any other error (the database) leaves it waiting, for its next use to try again, and
         propagates. Once the bot is shutting down nothing is replayed or started.
         """
-        if self._closing:
+        if self.registry.closing:
             return
         table = self._unreplayed.pop(table_id, None)
         if table is None:
             if (under_way := self._replaying.get(table_id)) is not None:
                 await asyncio.shield(under_way)
             return
-        if table.status != "running" or self.tables.get(table_id) is not table:
+        if table.status != TableStatus.RUNNING or self.registry.tables.get(table_id) is not table:
             return  # ended meanwhile
         done = self._replaying[table_id] = asyncio.get_running_loop().create_future()
         try:
@@ -173,19 +232,19 @@ class TableRestore(TableLobby):
                     await turn.enter_async_context(self._replay_turn)
                 taken: list[tuple[int, int, str, bytes]] = []  # (the batch list may be stored meanwhile)
                 try:
-                    self._start_engine(table, await self._replay_log(table, taken))
+                    self.moves.start_engine(table, await self._replay_log(table, taken))
                 except (IllegalAction, ValueError):
                     log.exception("table %s could not be replayed; it is cancelled", table_id)
-                    await self._cancel(table)
+                    await self.registry.cancel(table)
                     return
                 except BaseException:
                     self._unreplayed[table_id] = table
                     raise
             self._replayed_snapshots += taken
             if len(self._replayed_snapshots) >= RESTORE_BATCH or not self._unreplayed:
-                self._background(self.storage.save_snapshots(self._replayed_snapshots))
+                self.registry.background(self.storage.save_snapshots(self._replayed_snapshots))
                 self._replayed_snapshots = []
-            if not self._closing:  # shutdown stopped every table's tasks: start none now
+            if not self.registry.closing:  # shutdown stopped every table's tasks: start none now
                 await self._resume(table)
         finally:
             del self._replaying[table_id]
@@ -195,7 +254,7 @@ class TableRestore(TableLobby):
         """|coro| Replay, one at a time, every table the restart left for later (until shutdown)."""
         started, count = time.monotonic(), len(self._unreplayed)
         for table_id in list(self._unreplayed):
-            if self._closing:
+            if self.registry.closing:
                 break
             try:
                 await self._replay(table_id)
@@ -218,16 +277,16 @@ class TableRestore(TableLobby):
         IllegalAction, ValueError
             The stored log does not replay.
         """
-        engine_cls = self._engine_cls(table.kind)
+        engine_cls = self.registry.engine_cls(table.kind)
         snap = live.snapshot
         if snap is not None and snap.code == snapshots.code_version(engine_cls):
             tail = [(a.player_id, a.action) for a in live.tail]
             try:
-                engine, bots = self._rebuild(table, tail, snap.state)
+                engine, bots = self.moves.games.rebuild(table, tail, snap.state)
             except (IllegalAction, ValueError):
                 log.warning("table %s: its snapshot does not go on; replaying the whole log", table.id, exc_info=True)
             else:
-                bot_seats = {s.player_id for s in table.seats if s.bot_name in self._bots(table.kind)}
+                bot_seats = {s.player_id for s in table.seats if s.bot_name in self.registry.bots(table.kind)}
                 if bot_seats <= set(bots):
                     table.checkpoint_seq = snap.seq
                     return engine, bots
@@ -244,11 +303,11 @@ class TableRestore(TableLobby):
             The stored log does not replay.
         """
         actions = await self.storage.action_log(table.id)
-        engine, bots = self._rebuild(table, actions)
+        engine, bots = self.moves.games.rebuild(table, actions)
         table.checkpoint_seq = 0
         if len(actions) >= snapshots.SNAPSHOT_EVERY and not engine.is_over:  # (a finished game keeps none)
             table.engine, table.bots = engine, bots
-            if (row := self._snapshot(table)) is not None:
+            if (row := self.moves.games.snapshot(table)) is not None:
                 taken.append(row)
         return engine, bots
 
@@ -259,25 +318,19 @@ class TableRestore(TableLobby):
 
         Claims still waiting in a race window are refused, so no click is left unanswered.
         """
-        self._closing = True
-        tasks = [task for table in self.tables.values() for task in table.tasks]
-        for table in self.tables.values():
-            self._stop_tasks(table)
-            self._settle_claims(table, "The table is restarting; try again in a moment.")
-        await asyncio.gather(*tasks, *self._chores, return_exceptions=True)
-        rows = [row for table in self.tables.values()
-                if table.status == "running" and table.engine is not None and not table.engine.is_over
-                and table.engine.action_count > table.checkpoint_seq and (row := self._snapshot(table)) is not None]
+        self.registry.closing = True
+        tasks = [task for table in self.registry.tables.values() for task in table.tasks]
+        for table in self.registry.tables.values():
+            self.registry.stop_tasks(table)
+            self.registry.settle_claims(table, "The table is restarting; try again in a moment.")
+        await asyncio.gather(*tasks, *self.registry.chores, return_exceptions=True)
+        rows = [row for table in self.registry.tables.values()
+                if table.status == TableStatus.RUNNING and table.engine is not None and not table.engine.is_over
+                and table.engine.action_count > table.checkpoint_seq
+                and (row := self.moves.games.snapshot(table)) is not None]
         rows[:0], self._replayed_snapshots = self._replayed_snapshots, []  # replays' snapshots not yet stored
         if rows:
             try:
                 await self.storage.save_snapshots(rows)
             except Exception:
                 log.exception("could not store the snapshots of %d table(s)", len(rows))
-
-    def _on_this_shard(self, guild_id: int | None) -> bool:
-        """Whether a guild's tables belong to this process (Discord's ``(guild_id >> 22) % shard_count``)."""
-        count, mine = self.shards
-        if not count or mine is None or guild_id is None:
-            return True
-        return (guild_id >> 22) % count in mine

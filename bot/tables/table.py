@@ -6,6 +6,7 @@ import asyncio
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from bot.engine import Engine, Event
@@ -13,7 +14,7 @@ from bot.engine.bots import Bot
 from bot.tables.race import RaceArbiter
 from bot.tables.timers import TimerBook
 
-__all__ = ["Seat", "Table", "TableError", "OpenBoard", "PrivateNote", "PUBLIC_EVENTS_KEPT"]
+__all__ = ["Seat", "Table", "TableStatus", "TableError", "OpenBoard", "PrivateNote", "PUBLIC_EVENTS_KEPT"]
 
 PUBLIC_EVENTS_KEPT = 40
 """How many of its latest public events a table keeps (:attr:`Table.public_events`)."""
@@ -21,6 +22,25 @@ PUBLIC_EVENTS_KEPT = 40
 
 class TableError(ValueError):
     """A table request refused with a reason the user can read (shown ephemerally)."""
+
+
+class TableStatus(StrEnum):
+    """Where a table is in its life; stored as its value in the ``games`` table (``docs/tables.md``).
+
+    A :class:`~enum.StrEnum`: each member equals its value (``TableStatus.RUNNING == "running"``).
+    """
+
+    LOBBY = "lobby"
+    """Taking seats; not dealt."""
+    RUNNING = "running"
+    """Dealt and playing."""
+    FINISHED = "finished"
+    """The game ended and its result is stored."""
+    CANCELLED = "cancelled"
+    """Ended before its game did (cancelled, expired, ended by the host or a moderator)."""
+    PAUSED = "paused"
+    """In memory only: a move could not be stored and the game could not be read back; the table
+    takes no move until a restart restores it from the database."""
 
 
 @dataclass
@@ -93,6 +113,8 @@ class OpenBoard:
         Whether the board already says that it stops updating soon.
     notes:
         The private notes it shows (a note that expires makes it due for a refresh).
+    message_id:
+        The message the board is on, when Discord said which (a board sent anew); ``None`` when unknown.
     face:
         A digest of what its message shows apart from the table version in its custom ids, or
         ``None`` when unknown: a refresh that would show the same is not sent (``docs/tables.md``,
@@ -108,6 +130,7 @@ class OpenBoard:
     warned: bool = False
     notes: tuple[str, ...] = ()
     face: bytes | None = None
+    message_id: int | None = None
 
 
 @dataclass(eq=False)
@@ -150,7 +173,7 @@ class Table:
     seed: int
     min_players: int
     max_players: int
-    status: str = "lobby"
+    status: TableStatus = TableStatus.LOBBY
     settings: dict[str, Any] = field(default_factory=dict)
     seats: list[Seat] = field(default_factory=list)
     engine: Engine | None = None

@@ -75,7 +75,7 @@ class TableHost(Protocol):
     async def open_seated(self, kind: str, options: dict[str, Any], settings: dict[str, Any] | None, *,
                           guild_id: int | None, channel_id: int, seats: list[tuple[int, str]], host_id: int,
                           title: str | None = None, intro: str = "") -> Any:
-        """Open and deal a table with exactly these seats (``bot.tables.discord_io``)."""
+        """Open and deal a table with exactly these seats (``bot.tables.service``)."""
 
     async def close_table(self, table_id: int, text: str) -> bool:
         """End a live table at once (``bot.tables.lobby``)."""

@@ -311,7 +311,7 @@ async def test_a_look_hides_again_on_every_hand_opened_while_it_was_shown(fake: 
         boards = [board.id, opened.id, slash.message.id]
         await fake.wait_for(lambda: not any("7♥" in fake.message(b).content for b in boards), timeout=5,
                             what="the Jack's look to be hidden on all three hands")
-        await fake.wait_for(lambda: not bot.tables._fading, timeout=2, what="the replaced hands to be let go")
+        await fake.wait_for(lambda: not bot.tables.boards.fading, timeout=2, what="the replaced hands to be let go")
         for user in (world.bob, world.carol):
             texts = [m.content for m in fake.messages(thread, visible_to=user)]
             assert not any(face in text for text in texts for face in faces), f"{user.name} never sees it"

@@ -13,7 +13,7 @@ import pytest
 from bot.config import TablesConfig
 from bot.engine.cards import BlitzCard
 from bot.tables import restore as restore_module
-from bot.tables.restore import TableRestore
+from bot.tables.restore import Restorer
 from sandbox import FakeDiscord
 from tests.e2e.conftest import COGS, World, parlor, settled
 
@@ -254,7 +254,7 @@ async def restarted_after_an_update(fake: FakeDiscord, world: World, db: Path, m
     async def no_background_replay(self: object) -> None:
         return None
 
-    monkeypatch.setattr(TableRestore, "_replay_rest", no_background_replay)
+    monkeypatch.setattr(Restorer, "_replay_rest", no_background_replay)
     return thread, lobby, views
 
 

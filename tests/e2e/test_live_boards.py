@@ -9,7 +9,7 @@ import discord
 import pytest
 
 from bot.config import TablesConfig
-from bot.tables.discord_io import _PublicToken
+from bot.tables.messages import PublicToken
 from bot.tables.table import PrivateNote
 from sandbox import FakeDiscord
 from tests.e2e.conftest import World, parlor
@@ -175,7 +175,7 @@ async def test_a_click_is_answered_before_the_redraws_it_causes(fake: FakeDiscor
         await fake.click(world.bob, lobby, "Open my board")
         board = (await fake.click(world.alice, lobby, "Open my board")).message
         await asyncio.sleep(0.6)  # every redraw of the start is done
-        redraw, refresh = bot.tables._redraw, bot.tables._refresh_board
+        redraw, refresh = bot.tables.messages._redraw, bot.tables.boards.refresh_board
 
         async def redrawing(*args: object) -> bool:
             steps.append("redraw")
@@ -185,8 +185,8 @@ async def test_a_click_is_answered_before_the_redraws_it_causes(fake: FakeDiscor
             steps.append("refresh")
             return await refresh(*args)
 
-        monkeypatch.setattr(bot.tables, "_redraw", redrawing)
-        monkeypatch.setattr(bot.tables, "_refresh_board", refreshing)
+        monkeypatch.setattr(bot.tables.messages, "_redraw", redrawing)
+        monkeypatch.setattr(bot.tables.boards, "refresh_board", refreshing)
         flip = next(b for b in board.buttons if b.label.startswith("Flip"))
         steps.clear()
         version = table.version
@@ -242,11 +242,11 @@ async def test_a_game_that_ends_while_the_table_message_is_edited_is_drawn_once_
         bot.tables.bot_delay_scale = 100.0  # the bot stays out of the way
         thread, lobby, table = await start_with_a_bot(fake, world, bot)
         await asyncio.sleep(0.6)  # every redraw of the start is done
-        owner: type = _PublicToken if route == "token" else discord.PartialMessage
+        owner: type = PublicToken if route == "token" else discord.PartialMessage
         if route == "channel":
             table.public_token = None
         else:
-            assert isinstance(table.public_token, _PublicToken)
+            assert isinstance(table.public_token, PublicToken)
         edit, ended = owner.edit, []
 
         async def ending_meanwhile(self: object, **kwargs: object) -> object:

@@ -35,5 +35,5 @@ async def test_restore_takes_only_this_processs_shards(tmp_path: Path) -> None:
     async with Storage.open(config.database.path) as storage:
         client = make_bot(config, storage)
         assert client.tables.shards == (2, {1})
-        assert client.tables._on_this_shard(1 << 22) is True
-        assert client.tables._on_this_shard(2 << 22) is False
+        assert client.tables.registry.on_this_shard(1 << 22) is True
+        assert client.tables.registry.on_this_shard(2 << 22) is False

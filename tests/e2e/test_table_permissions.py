@@ -194,3 +194,35 @@ async def test_stored_move_is_never_answered_try_again(fake: FakeDiscord, world:
     await fake.wait_for(lambda: result.content is not None, timeout=5, what="an answer")
     assert table.engine.action_count == 1
     assert "was played" in result.content and "try again" not in result.content.lower()
+
+
+async def test_a_seated_non_host_cannot_take_a_table_action_by_any_path(fake: FakeDiscord, world: World,
+                                                                        tmp_path: Path) -> None:
+    """Bob plays but is not the host: End hand is refused to him from the table's button, from a board
+    button carrying its (valid, keyed) token and as a move submitted for him; the host then takes it."""
+    from bot.tables.codec import codec_for
+    from bot.tables.core import Actor, now_ms
+
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        thread, lobby = await open_blitz(fake, world, stuck_seconds=1)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        bob = table.seat_of_user(world.bob.id).player_id
+        await fake.wait_for(lambda: {"type": "end_hand"} in table.engine.legal_actions(bob), timeout=10,
+                            what="End hand to be legal (the hand counts as stuck)")
+        end_hand = {"type": "end_hand"}
+        public = await fake.click(world.bob, lobby, "End hand (host)")
+        assert public.ephemeral and "Only the host" in public.content, public.content
+        token = codec_for(table, bob).token(end_hand)
+        forged = fake.post_bot_message(thread, "a board", buttons=[("End", f"parlor:move:1:v{table.version}:{token}")])
+        board = await fake.click(world.bob, forged, f"parlor:move:1:v{table.version}:{token}")
+        assert not board.failed and "Only the host" in board.content, board.content
+        submitted = await bot.tables.submit(table, Actor(world.bob.id, "bob"), end_hand, 0)
+        assert not submitted.accepted and "Only the host" in submitted.reason
+        assert table.engine.view(None)["phase"] == "play", "no path ended the hand"
+        await fake.wait_for(lambda: table.timers.wait_for("end_hand", now_ms()) is None, timeout=10,
+                            what="the stuck rule's wait to be over")
+        ended = await fake.click(world.alice, lobby, "End hand (host)")
+        assert not ended.failed and not ended.ephemeral, ended.content
+        assert table.engine.view(None)["phase"] == "between", "the host may"

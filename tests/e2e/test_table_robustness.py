@@ -140,15 +140,15 @@ async def test_parlor_sync_runs_no_tables(fake: FakeDiscord, world: World, tmp_p
         await fake.click(world.alice, lobby, "Start")
     restored: list[int] = []
     monkeypatch.setattr(bot.client, "cog_extensions", lambda: ["cogs.tables", "tests.e2e._sample_cog"])
-    from bot.tables.service import TableService
+    from bot.tables.restore import Restorer
 
-    real = TableService.restore
+    real = Restorer.restore
 
     async def spy(self):
         restored.append(1)
         return await real(self)
 
-    monkeypatch.setattr(TableService, "restore", spy)
+    monkeypatch.setattr(Restorer, "restore", spy)
     with pointed_at(fake):  # _sync points discord.py at the configured Discord; put it back afterwards
         await cli._sync(parlor_config(fake, db), None)
     assert restored == []

@@ -156,7 +156,7 @@ async def test_unexpected_error_in_a_click_is_answered_ephemerally(fake: FakeDis
     async def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(bot.tables, "join", broken)
+    monkeypatch.setattr(bot.tables.lobby, "join", broken)
     result = await fake.click(world.bob, lobby, "Join")
     assert not result.failed and result.ephemeral and "went wrong on our side" in result.content
 

@@ -157,7 +157,7 @@ def fake_message_problems(msg: FakeMessage, *, user_pings: Iterable[int] = ()) -
 def public_text_unfitted(ui: GameUI, table: Table) -> str:
     """The public table text as the game writes it, before the service fits it into 2,000 characters.
 
-    The same parts as ``TableCore.public_text`` (``bot/tables/core.py``): the notice line, the
+    The same parts as ``TableRegistry.public_text`` (``bot/tables/registry.py``): the notice line, the
     game's public text and, once the game is over, its result text.
     """
     text = ui.public_text(table)

@@ -7,9 +7,10 @@
   one service module (``bot/tournaments/service.py``) may use asyncio, the clock, storage and the
   table service's Discord-free layers, but no Discord, no client and no global ``random``.
 - Storage (``bot/storage``) knows no tables, client, cogs, Discord or sandbox.
-- The table service's logic (every ``bot/tables`` module but its Discord layer: ``discord_io``,
-  ``components``, ``commands`` and the ``service`` front) imports no Discord and no client, so the
-  lobby and move logic run without Discord (``docs/tables.md``, "The table service inside").
+- The table service's logic (every ``bot/tables`` module but its Discord parts: ``boards``,
+  ``messages``, ``interactions``, ``components``, ``commands`` and the ``service`` façade) imports no
+  Discord and no client, so the lobby and move logic run without Discord (``docs/tables.md``, "The
+  table service inside").
 - Production code (``bot``, ``cogs``) never imports the loopback Discord (``sandbox``).
 - Cogs are thin: they read no clock (``time``, ``datetime``); timed rules are the engines' data and
   the table's clock measures them (``docs/design.md`` §1).
@@ -34,9 +35,11 @@ PRODUCTION_FORBIDDEN = ("sandbox", "tests")
 TABLE_LOGIC_FORBIDDEN = ("discord", "aiohttp", "bot.client", "bot.cli")
 TOURNAMENT_SERVICE = "bot/tournaments/service.py"
 TOURNAMENT_SERVICE_FORBIDDEN = ("discord", "aiohttp", "bot.client", "bot.cli", "cogs", "sandbox",
-                                "bot.tables.discord_io", "bot.tables.service", "bot.tables.components")
-TABLE_DISCORD_LAYER = ("bot/tables/discord_io.py", "bot/tables/components.py", "bot/tables/commands.py",
-                       "bot/tables/service.py", "bot/tables/__init__.py")
+                                "bot.tables.boards", "bot.tables.messages", "bot.tables.interactions",
+                                "bot.tables.service", "bot.tables.components")
+TABLE_DISCORD_LAYER = ("bot/tables/boards.py", "bot/tables/messages.py", "bot/tables/interactions.py",
+                       "bot/tables/components.py", "bot/tables/commands.py", "bot/tables/service.py",
+                       "bot/tables/__init__.py")
 CORE_FORBIDDEN = ("bot.games.",)
 REGISTRY = "bot/engine/__init__.py"
 
@@ -119,7 +122,7 @@ def test_the_layer_rules_hold() -> None:
     ("cogs/dutch.py", "import sandbox.server", "production code imports sandbox"),
     ("bot/tables/service.py", "from bot.games.dutch import DutchEngine", "the core imports a game"),
     ("bot/tables/lobby.py", "import discord", "the table logic imports discord"),
-    ("bot/tables/play.py", "from bot.client import ParlorBot", "the table logic imports bot.client"),
+    ("bot/tables/moves.py", "from bot.client import ParlorBot", "the table logic imports bot.client"),
     ("bot/tournaments/swiss.py", "import discord", "the tournament logic imports discord"),
     ("bot/tournaments/swiss.py", "import asyncio", "the tournament logic imports asyncio"),
     ("bot/tournaments/pods.py", "import aiohttp", "the tournament logic imports aiohttp"),

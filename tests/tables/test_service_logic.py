@@ -1,7 +1,8 @@
 """The table service's lobby and move logic, without any Discord (docs/tables.md, "The table service inside").
 
-The layers below the Discord one are driven directly: an :class:`OfflineTables` records what
-would be said in the thread instead of posting it, and the storage is a real SQLite file.
+The Discord-free parts are driven directly, composed as :class:`~bot.tables.service.Tables` over a
+:class:`~bot.tables.messenger.RecordingMessenger` that records what would be said in the thread
+instead of posting it; the storage is a real SQLite file.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from bot.config import TablesConfig
 from bot.engine import SIMULTANEOUS, Action, Engine, Event, IllegalAction, Result
 from bot.storage import Storage
 from bot.tables.core import Actor
-from bot.tables.restore import TableRestore
+from bot.tables.messenger import RecordingMessenger
+from bot.tables.moves import outcome_note
+from bot.tables.service import Tables
 from bot.tables.table import Table, TableError
 from bot.tables.ui import GameUI
 from tests.engine.sample_game import BOTS, HighCard, LowestBot
@@ -27,19 +30,15 @@ ALICE, BOB, CAROL = Actor(1, "alice"), Actor(2, "bob"), Actor(3, "carol")
 MOD = Actor(9, "mod", moderator=True)
 
 
-class OfflineTables(TableRestore):
-    """The table service without its Discord layer: what it would post is recorded."""
+def offline_tables(storage: Storage, config: TablesConfig) -> Tables:
+    """The table service without Discord: its parts over a :class:`RecordingMessenger`."""
+    return Tables(storage, config, RecordingMessenger())
 
-    def __init__(self, storage: Storage, config: TablesConfig) -> None:
-        super().__init__(storage, config)
-        self.said: list[str] = []
-        self.ended: list[str] = []
 
-    async def _say(self, table: Table, text: str, *, ping: bool = False) -> None:
-        self.said.append(text)
-
-    async def _mark_ended(self, table: Table, text: str) -> None:
-        self.ended.append(text)
+def recorded(tables: Tables) -> RecordingMessenger:
+    """What *tables* would have posted."""
+    assert isinstance(tables.messenger, RecordingMessenger)
+    return tables.messenger
 
 
 @dataclass(frozen=True)
@@ -89,9 +88,9 @@ def ui_for(kind: str) -> GameUI:
 
 
 @pytest.fixture
-async def tables(tmp_path: Path) -> AsyncIterator[OfflineTables]:
+async def tables(tmp_path: Path) -> AsyncIterator[Tables]:
     async with Storage.open(str(tmp_path / "t.db")) as storage:
-        service = OfflineTables(storage, TablesConfig(race_window_ms=50))
+        service = offline_tables(storage, TablesConfig(race_window_ms=50))
         service.register_ui(ui_for("high-card"), engine=HighCard, bots=BOTS)
         service.register_ui(ui_for("grab"), engine=Grab, bots={})
         service.bot_delay_scale = 0.001
@@ -99,7 +98,7 @@ async def tables(tmp_path: Path) -> AsyncIterator[OfflineTables]:
         await service.shutdown()
 
 
-async def lobby(tables: OfflineTables, kind: str = "high-card", host: Actor = ALICE) -> Table:
+async def lobby(tables: Tables, kind: str = "high-card", host: Actor = ALICE) -> Table:
     table = await tables.create(kind, host, {}, None, guild_id=10, channel_id=20)
     tables.tables[table.id] = table
     return table
@@ -108,7 +107,7 @@ async def lobby(tables: OfflineTables, kind: str = "high-card", host: Actor = AL
 # ---------------------------------------------------------------------- lobby
 
 
-async def test_join_seats_a_person_once(tables: OfflineTables) -> None:
+async def test_join_seats_a_person_once(tables: Tables) -> None:
     table = await lobby(tables)
     await tables.join(table, BOB)
     assert [s.name for s in table.seats] == ["alice", "bob"]
@@ -117,7 +116,7 @@ async def test_join_seats_a_person_once(tables: OfflineTables) -> None:
     assert [s.user_id for s in await tables.storage.seats(table.id)] == [1, 2], "the seats are stored"
 
 
-async def test_a_full_table_refuses_another_seat(tables: OfflineTables) -> None:
+async def test_a_full_table_refuses_another_seat(tables: Tables) -> None:
     table = await lobby(tables)
     for user in range(2, 5):
         await tables.join(table, Actor(user, f"p{user}"))
@@ -126,7 +125,7 @@ async def test_a_full_table_refuses_another_seat(tables: OfflineTables) -> None:
     assert len(table.seats) == 4
 
 
-async def test_one_live_table_per_person_per_channel(tables: OfflineTables) -> None:
+async def test_one_live_table_per_person_per_channel(tables: Tables) -> None:
     await lobby(tables)
     with pytest.raises(TableError, match="already sit at table #1"):
         await tables.create("high-card", ALICE, {}, None, guild_id=10, channel_id=20)
@@ -135,7 +134,7 @@ async def test_one_live_table_per_person_per_channel(tables: OfflineTables) -> N
         await tables.join(other, ALICE)
 
 
-async def test_every_table_and_its_rematch_get_a_secret_of_their_own(tables: OfflineTables) -> None:
+async def test_every_table_and_its_rematch_get_a_secret_of_their_own(tables: Tables) -> None:
     """The secret that keys board tokens is random per table, stored, and new for a rematch."""
     first, second = await lobby(tables), await lobby(tables, host=BOB)
     assert first.codec_secret and second.codec_secret and first.codec_secret != second.codec_secret
@@ -151,12 +150,12 @@ async def test_every_table_and_its_rematch_get_a_secret_of_their_own(tables: Off
     assert again.codec_secret and again.codec_secret != first.codec_secret
 
 
-async def test_bad_options_are_refused_with_the_reason(tables: OfflineTables) -> None:
+async def test_bad_options_are_refused_with_the_reason(tables: Tables) -> None:
     with pytest.raises(TableError, match="Those options don't work"):
         await tables.create("high-card", ALICE, {"tricks": 99}, None, guild_id=10, channel_id=20)
 
 
-async def test_only_the_host_or_a_moderator_adds_bots_starts_and_cancels(tables: OfflineTables) -> None:
+async def test_only_the_host_or_a_moderator_adds_bots_starts_and_cancels(tables: Tables) -> None:
     table = await lobby(tables)
     await tables.join(table, BOB)
     for request in (tables.add_bot(table, BOB), tables.start(table, BOB), tables.cancel(table, BOB)):
@@ -168,14 +167,14 @@ async def test_only_the_host_or_a_moderator_adds_bots_starts_and_cancels(tables:
     assert table.status == "running" and table.engine is not None
 
 
-async def test_start_needs_the_games_minimum(tables: OfflineTables) -> None:
+async def test_start_needs_the_games_minimum(tables: Tables) -> None:
     table = await lobby(tables)
     with pytest.raises(TableError, match="needs at least 2 players; 1 seated"):
         await tables.start(table, ALICE)
     assert table.engine is None
 
 
-async def test_a_leaving_host_hands_the_lobby_on_and_the_last_person_cancels_it(tables: OfflineTables) -> None:
+async def test_a_leaving_host_hands_the_lobby_on_and_the_last_person_cancels_it(tables: Tables) -> None:
     table = await lobby(tables)
     await tables.join(table, BOB)
     await tables.leave(table, ALICE)
@@ -185,7 +184,7 @@ async def test_a_leaving_host_hands_the_lobby_on_and_the_last_person_cancels_it(
     assert table.status == "cancelled" and table.id not in tables.tables
 
 
-async def test_kick_frees_a_lobby_seat_but_never_the_hosts(tables: OfflineTables) -> None:
+async def test_kick_frees_a_lobby_seat_but_never_the_hosts(tables: Tables) -> None:
     table = await lobby(tables)
     await tables.join(table, BOB)
     with pytest.raises(TableError, match="host cannot be kicked"):
@@ -194,7 +193,7 @@ async def test_kick_frees_a_lobby_seat_but_never_the_hosts(tables: OfflineTables
     assert [s.name for s in table.seats] == ["alice"]
 
 
-async def test_leaving_a_running_game_hands_the_seat_to_a_bot_and_the_host_role_on(tables: OfflineTables) -> None:
+async def test_leaving_a_running_game_hands_the_seat_to_a_bot_and_the_host_role_on(tables: Tables) -> None:
     table = await lobby(tables)
     await tables.join(table, BOB)
     await tables.start(table, ALICE)
@@ -202,10 +201,10 @@ async def test_leaving_a_running_game_hands_the_seat_to_a_bot_and_the_host_role_
     seat = table.seat_of_player(f"u{ALICE.user_id}")
     assert seat is not None and seat.is_bot and table.host_id == BOB.user_id
     await asyncio.sleep(0)  # the notice is posted by a task of its own
-    assert any("A bot took over alice's seat (they left)" in s for s in tables.said)
+    assert any("A bot took over alice's seat (they left)" in s for s in recorded(tables).said)
 
 
-async def test_the_last_person_leaving_ends_the_table(tables: OfflineTables) -> None:
+async def test_the_last_person_leaving_ends_the_table(tables: Tables) -> None:
     table = await lobby(tables)
     await tables.add_bot(table, ALICE)
     await tables.start(table, ALICE)
@@ -214,13 +213,13 @@ async def test_the_last_person_leaving_ends_the_table(tables: OfflineTables) -> 
     for _ in range(20):
         await asyncio.sleep(0.01)
     assert table.status == "cancelled"
-    assert tables.ended and "no players were left" in tables.ended[-1]
+    assert recorded(tables).ended and "no players were left" in recorded(tables).ended[-1]
 
 
 # ---------------------------------------------------------------------- moves
 
 
-async def test_a_legal_move_is_applied_and_stored_before_it_is_reported(tables: OfflineTables) -> None:
+async def test_a_legal_move_is_applied_and_stored_before_it_is_reported(tables: Tables) -> None:
     table = await lobby(tables)
     await tables.join(table, BOB)
     await tables.start(table, ALICE)
@@ -233,7 +232,7 @@ async def test_a_legal_move_is_applied_and_stored_before_it_is_reported(tables: 
     assert [(a.player_id, a.action, a.discord_ts_ms) for a in stored] == [(player, action, 1_700_000_000_000)]
 
 
-async def test_an_illegal_move_is_refused_with_the_reason_and_changes_nothing(tables: OfflineTables) -> None:
+async def test_an_illegal_move_is_refused_with_the_reason_and_changes_nothing(tables: Tables) -> None:
     table = await lobby(tables)
     await tables.join(table, BOB)
     await tables.start(table, ALICE)
@@ -245,7 +244,7 @@ async def test_an_illegal_move_is_refused_with_the_reason_and_changes_nothing(ta
     assert await tables.storage.actions(table.id) == []
 
 
-async def test_a_race_is_won_by_the_earlier_discord_timestamp_not_the_earlier_arrival(tables: OfflineTables) -> None:
+async def test_a_race_is_won_by_the_earlier_discord_timestamp_not_the_earlier_arrival(tables: Tables) -> None:
     table = await lobby(tables, "grab")
     await tables.join(table, BOB)
     await tables.start(table, ALICE)
@@ -268,7 +267,7 @@ async def test_a_race_is_won_by_the_earlier_discord_timestamp_not_the_earlier_ar
 
 
 async def test_a_winner_is_told_each_player_it_beat_once_and_a_crowd_of_clicks_fits_one_line(
-        tables: OfflineTables) -> None:
+        tables: Tables) -> None:
     """Fifty clicks in one race window (people clicking again and again): the winner's note names each
     player it beat once, by the closest claim, at most three by name; its own extra clicks lost nothing."""
     table = await lobby(tables, "grab")
@@ -286,11 +285,11 @@ async def test_a_winner_is_told_each_player_it_beat_once_and_a_crowd_of_clicks_f
     won = outcomes[0]
     assert won.accepted and {p for p, _ in won.beat} == {bob}, "only bob lost a race to alice"
     assert not any(o.beaten_by == alice for o in outcomes[2::2]), "alice's own extra clicks are not 'beaten'"
-    note = tables._outcome_note(table, won)
+    note = outcome_note(table, won)
     assert note.count("\n") == 0 and note.count("ahead of") == 1 and "by 1 ms" in note and len(note) < 200, note
 
 
-async def test_a_timed_rule_holds_its_action_back_with_the_time_left(tables: OfflineTables) -> None:
+async def test_a_timed_rule_holds_its_action_back_with_the_time_left(tables: Tables) -> None:
     """Dutch Blitz's stuck rule: End hand waits stuck_seconds after the last Dutch-pile play."""
     from bot.games.dutch_blitz import BOTS as DB_BOTS
     from bot.games.dutch_blitz import ENGINE as DutchBlitz
@@ -316,7 +315,7 @@ class RecordingBot(LowestBot):
         self.seen += list(events)
 
 
-async def test_a_bot_taking_a_seat_knows_what_that_seat_was_shown_and_no_more(tables: OfflineTables) -> None:
+async def test_a_bot_taking_a_seat_knows_what_that_seat_was_shown_and_no_more(tables: Tables) -> None:
     """docs/tables.md, "Bots": rebuilt from the log's events that seat may see (its private deal included)."""
     tables.register_ui(ui_for("high-card"), engine=HighCard, bots={"rec": RecordingBot})
     table = await lobby(tables)
@@ -336,7 +335,7 @@ async def test_a_bot_taking_a_seat_knows_what_that_seat_was_shown_and_no_more(ta
     assert not any(e.audience == (bob,) for e in bot.seen), "never another seat's private event"
 
 
-async def test_bots_after_a_restart_remember_their_seats_private_events(tables: OfflineTables) -> None:
+async def test_bots_after_a_restart_remember_their_seats_private_events(tables: Tables) -> None:
     tables.register_ui(ui_for("high-card"), engine=HighCard, bots={"rec": RecordingBot})
     table = await lobby(tables)
     await tables.storage.update_game(table.id, thread_id=20)  # the Discord layer gives every table a thread
@@ -344,7 +343,7 @@ async def test_bots_after_a_restart_remember_their_seats_private_events(tables: 
     await tables.start(table, ALICE)
     await tables.shutdown()
     tables.tables.clear()
-    tables._closing = False
+    tables.registry.closing = False
     assert await tables.restore() == 1
     restored = tables.tables[table.id]
     (bot,) = restored.bots.values()
@@ -352,7 +351,7 @@ async def test_bots_after_a_restart_remember_their_seats_private_events(tables: 
     assert [e.type for e in bot.seen if e.audience is not None] == ["dealt"], "its deal, rebuilt from the log"
 
 
-async def test_a_tournament_match_has_no_rematch(tables: OfflineTables) -> None:
+async def test_a_tournament_match_has_no_rematch(tables: Tables) -> None:
     table = await tables.create("high-card", ALICE, {"tricks": 1}, {"tournament": 7}, guild_id=10, channel_id=22)
     tables.tables[table.id] = table
     await tables.join(table, BOB)

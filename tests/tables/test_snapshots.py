@@ -23,12 +23,13 @@ from bot.games.dutch import ENGINE as DUTCH
 from bot.storage import Storage
 from bot.tables import restore as restore_module
 from bot.tables import snapshots
+from bot.tables.service import Tables
 from bot.tables.table import Table, TableError
-from tests.tables.test_service_logic import ALICE, BOB, OfflineTables, ui_for
+from tests.tables.test_service_logic import ALICE, BOB, offline_tables, ui_for
 
 
-def service(storage: Storage) -> OfflineTables:
-    tables = OfflineTables(storage, TablesConfig(race_window_ms=50, turn_timeout_seconds=3600))
+def service(storage: Storage) -> Tables:
+    tables = offline_tables(storage, TablesConfig(race_window_ms=50, turn_timeout_seconds=3600))
     tables.register_ui(ui_for("blitz"), engine=BLITZ, bots=BLITZ_BOTS)
     tables.register_ui(ui_for("dutch"), engine=DUTCH, bots=DUTCH_BOTS)
     tables.bot_delay_scale = 0.001
@@ -41,7 +42,7 @@ async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
         yield storage
 
 
-async def running(tables: OfflineTables, kind: str = "blitz", bots: int = 0, channel_id: int = 20) -> Table:
+async def running(tables: Tables, kind: str = "blitz", bots: int = 0, channel_id: int = 20) -> Table:
     """A running table of *kind* in channel *channel_id*: alice and bob, plus *bots* of the game's default bot."""
     options = {"lives": 10} if kind == "blitz" else {"jump_in_grace_seconds": 0}
     table = await tables.create(kind, ALICE, options, None, guild_id=10, channel_id=channel_id)
@@ -54,7 +55,7 @@ async def running(tables: OfflineTables, kind: str = "blitz", bots: int = 0, cha
     return table
 
 
-async def play(tables: OfflineTables, table: Table, moves: int, seed: int = 7) -> None:
+async def play(tables: Tables, table: Table, moves: int, seed: int = 7) -> None:
     """The people of *table* make *moves* random legal moves between them, never a knock or a Dutch
     call (the game goes on); when no person can move, the bots play."""
     rng = random.Random(seed)
@@ -115,7 +116,7 @@ async def test_a_restore_reads_only_the_actions_after_the_latest_snapshot(storag
     await storage.db.commit()
     snap = await storage.snapshot(table.id)
     assert snap is not None and snap.seq == 64
-    tables._stop_tasks(table)  # a crash: no shutdown snapshot
+    tables.stop_tasks(table)  # a crash: no shutdown snapshot
 
     again = service(storage)
     assert await again.restore() == 1
@@ -168,7 +169,7 @@ async def test_restored_bots_remember_what_they_were_shown(storage: Storage) -> 
     tables = service(storage)
     table = await running(tables, "dutch", bots=2)
     await play(tables, table, 40)
-    tables._stop_tasks(table)
+    tables.stop_tasks(table)
     await asyncio.sleep(0)
     bots = pickle.dumps(table.bots)
     movers = {a.player_id for a in await storage.actions(table.id)}
@@ -215,8 +216,8 @@ async def test_live_games_reads_every_unfinished_game_with_its_seats_snapshot_an
     await play(tables, snapped, 70)
     await play(tables, young, 5)
     await storage.update_game(done.id, status="finished")
-    tables._stop_tasks(snapped)
-    tables._stop_tasks(young)
+    tables.stop_tasks(snapped)
+    tables.stop_tasks(young)
 
     live = {g.game.id: g for g in await storage.live_games("lobby", "running")}
     assert set(live) == {snapped.id, young.id}
@@ -276,7 +277,7 @@ async def test_a_table_whose_game_cannot_be_read_back_pauses_until_a_restart(sto
     assert table.status == "paused"
     again = await tables.submit(table, player, action, 0)
     assert not again.accepted and again.reason == "The table is not running."
-    tables._stop_tasks(table)  # the bot goes down
+    tables.stop_tasks(table)  # the bot goes down
     del storage.append_action, storage.snapshot  # the database is back after the restart
 
     restored_tables = service(storage)
@@ -339,7 +340,7 @@ async def test_a_table_left_to_replay_later_whose_log_does_not_replay_is_cancell
     tables = service(storage)
     table = await running(tables)
     await play(tables, table, 20)
-    tables._stop_tasks(table)  # a crash: no snapshot (20 < 64 moves)
+    tables.stop_tasks(table)  # a crash: no snapshot (20 < 64 moves)
     await storage.db.execute("UPDATE actions SET action = '{\"type\": \"no such move\"}' WHERE game_id = ? AND seq = 5",
                              (table.id,))
     await storage.db.commit()

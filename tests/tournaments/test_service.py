@@ -16,7 +16,8 @@ import pytest
 from bot.config import TablesConfig, TournamentsConfig
 from bot.storage import Storage
 from bot.tables.core import Actor
-from bot.tables.restore import TableRestore
+from bot.tables.messenger import RecordingMessenger
+from bot.tables.service import Tables
 from bot.tables.table import Table
 from bot.tournaments.model import Match, Outcome, Result
 from bot.tournaments.service import (
@@ -35,20 +36,15 @@ PLAYERS = [Actor(i, f"p{i}") for i in range(1, 9)]
 GUILD, CHANNEL = 5, 6
 
 
-class OfflineTables(TableRestore):
-    """The table service without Discord; ``open_seated`` opens a table with no thread or message."""
+class OfflineTables(Tables):
+    """The table service without Discord (its messenger records what it would post), plus the one
+    thing the Discord service adds that tournaments use: ``open_seated``, here with no thread or message.
+    """
 
     def __init__(self, storage: Storage, config: TablesConfig) -> None:
-        super().__init__(storage, config)
-        self.said: list[str] = []
-        self.ended: list[str] = []
+        self.recorded = RecordingMessenger()
+        super().__init__(storage, config, self.recorded)
         self.opened: list[Table] = []
-
-    async def _say(self, table: Table, text: str, *, ping: bool = False) -> None:
-        self.said.append(text)
-
-    async def _mark_ended(self, table: Table, text: str) -> None:
-        self.ended.append(text)
 
     async def open_seated(self, kind: str, options: dict[str, Any], settings: dict[str, Any] | None, *,
                           guild_id: int | None, channel_id: int, seats: list[tuple[int, str]], host_id: int,
@@ -313,7 +309,7 @@ async def test_a_no_show_forfeits(world) -> None:
     s = await service.load(tid)
     r = result_from_json(s.rounds[0].matches[0].result)
     assert r.outcome(present) == Outcome.WIN and r.forfeits == {m.players[1]}
-    assert table.status == "cancelled" and any("did not show" in e for e in tables.ended)
+    assert table.status == "cancelled" and any("did not show" in e for e in tables.recorded.ended)
     assert s.t.status == "finished"
 
 

@@ -1,0 +1,300 @@
+"""The public table message on Discord, and the :class:`~bot.tables.messenger.Messenger` the parts post through.
+
+:class:`DiscordMessenger` posts a table's notices, marks its message ended, redraws the lobby and
+keeps the running table's public message current: one task per table coalesces changes (at most
+one edit per ``redraw_interval_ms``, latest state wins), edits through the latest interaction
+token of a click on that message when it has one (outside Discord's global limit), and posts the
+message anew before it is an hour old (``docs/tables.md``, "Discord's limits").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Coroutine
+from typing import Any
+
+import discord
+
+from bot.tables.boards import FOLLOW_S, LiveBoards
+from bot.tables.budget import RestBudget
+from bot.tables.components import finished_view, lobby_view, table_view
+from bot.tables.core import now_ms, posted_ms, wall_ms
+from bot.tables.registry import TableRegistry
+from bot.tables.table import Table, TableStatus
+from bot.tables.text import fit_text
+
+__all__ = ["DiscordMessenger", "PublicToken", "FINISHED_TTL_S"]
+
+log = logging.getLogger("parlor.tables")
+
+FINISHED_TTL_S = 1800
+"""Seconds a finished table stays in memory (for Rematch) after its final redraw."""
+
+
+class PublicToken:
+    """What a table keeps of the latest click on its public message that was answered by updating
+    that message or by deferring the update: that interaction's original response *is* the public
+    message, so its token edits it for 15 minutes through an interaction webhook, which Discord does
+    not count against the global limit (``docs/tables.md``, "Discord's limits").
+    """
+
+    __slots__ = ("interaction", "message_id", "received_ms")
+
+    def __init__(self, interaction: discord.Interaction, message_id: int) -> None:
+        self.interaction = interaction
+        self.message_id = message_id
+        self.received_ms = now_ms()
+
+    async def edit(self, *, content: str, view: discord.ui.View | None) -> None:
+        """|coro| Edit the public message through the token (no mentions, as every redraw).
+
+        Raises
+        ------
+        discord.HTTPException
+            The token ran out or the message is gone (any refusal: the caller falls back).
+        """
+        await self.interaction.edit_original_response(content=content, view=view,
+                                                      allowed_mentions=discord.AllowedMentions.none())
+
+
+UPDATES_ITS_MESSAGE = (discord.InteractionResponseType.deferred_message_update,
+                        discord.InteractionResponseType.message_update)
+"""The answers to a click after which the interaction's original response is the clicked message."""
+
+
+
+class DiscordMessenger:
+    """The Discord side of every table's public message (see the module's documentation).
+
+    Parameters
+    ----------
+    registry:
+        The tables and games of this process.
+    client:
+        The discord.py client whose channels the tables live in (channels are taken from its
+        cache, never fetched to edit or post).
+    boards:
+        The live private boards, whose refresh loop runs with each table's redraw loop.
+
+    Attributes
+    ----------
+    budget:
+        Paces the requests that count against Discord's global limit (``tables.rest_per_second``).
+    token_budget:
+        Paces the public redraws that go through an interaction token (:class:`PublicToken`):
+        Discord does not count them, but each costs the bot CPU that clicks need.
+    """
+
+    def __init__(self, registry: TableRegistry, client: discord.Client, boards: LiveBoards) -> None:
+        self.registry = registry
+        self.client = client
+        self.boards = boards
+        config = registry.config
+        self.budget = RestBudget(config.rest_per_second)
+        self.token_budget = RestBudget(config.token_redraws_per_second, redraw_share=1.0)
+        self._busy: tuple[float, int, int] = (0.0, 0, 0)  # when counted (monotonic s), busy via budget, via token
+
+    def lobby_view(self, table: Table) -> discord.ui.View:
+        """The lobby message's buttons, with a menu of the game's bots by strength."""
+        bots = [(name, f"Add a bot: {name}" + ("" if name == self.registry.strength(table.kind, name)
+                                                else f" ({self.registry.strength(table.kind, name)})"))
+                for name in self.registry.bots(table.kind)]
+        return lobby_view(table.id, bots)
+
+    async def edit_lobby(self, table: Table) -> None:
+        """|coro| Redraw lobby *table*'s message (nothing once it started). Never raises."""
+        if table.message_id is None or table.status != TableStatus.LOBBY:
+            return
+        try:
+            channel = self.channel(table)
+            await self.budget.acquire(urgent=True)
+            await channel.get_partial_message(table.message_id).edit(
+                content=self.registry.lobby_text(table), view=self.lobby_view(table))
+        except discord.HTTPException as exc:
+            log.warning("could not redraw the lobby of table %s: %s", table.id, exc)
+
+    async def mark_ended(self, table: Table, text: str) -> None:
+        """|coro| Show on *table*'s message that it ended (*text*), without buttons. Never raises."""
+        try:
+            channel = self.channel(table)
+            await self.budget.acquire(urgent=True)
+            await channel.get_partial_message(table.message_id).edit(
+                content=text, view=None, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.warning("could not mark table %s as ended: %s", table.id, exc)
+
+    def channel(self, table: Table) -> Any:
+        """The table's thread (or channel) to post and edit in: from the gateway cache, else a partial
+        messageable by its id. Never a request: sending and editing need no more, so a restart of
+        many tables fetches no channel (``docs/tables.md``, "Restarts").
+        """
+        channel: Any = self.client.get_channel(table.thread_id)
+        return channel or self.client.get_partial_messageable(table.thread_id, guild_id=table.guild_id)
+
+    # ------------------------------------------------------------------ playing
+
+    def table_view(self, table: Table) -> discord.ui.View:
+        """The running table message's buttons: built once and shared by every redraw while they stay
+        the same (the view is stopped, so Discord's answer never stores it; nothing changes it).
+        """
+        ui = self.registry.uis[table.kind]
+        key = (ui.board_label, tuple(ui.public_buttons(table)))
+        if table.public_view is None or table.public_view[0] != key:
+            table.public_view = (key, table_view(table.id, key[0], list(key[1])))
+        view: discord.ui.View = table.public_view[1]
+        return view
+
+    def keep_public_token(self, table: Table, interaction: discord.Interaction) -> None:
+        """Keep *interaction* as *table*'s :class:`PublicToken` when it was a click on the public
+        message answered by updating it or deferring the update (its original response is then
+        that message); any other answer leaves the table's token as it was.
+        """
+        message = interaction.message
+        if (message is None or table.message_id is None or message.id != table.message_id
+                or interaction.response.type not in UPDATES_ITS_MESSAGE):
+            return
+        table.public_token = PublicToken(interaction, message.id)
+
+    def public_token(self, table: Table) -> PublicToken | None:
+        """*table*'s public token while it still edits the current public message (a margin before
+        its 15 minutes run out, like a live board's), else ``None`` (and it is let go).
+        """
+        token = table.public_token
+        if not isinstance(token, PublicToken):
+            return None
+        if token.message_id != table.message_id or now_ms() - token.received_ms >= self.boards.token_s * 930:
+            table.public_token = None
+            return None
+        return token
+
+    def _busy_counts(self) -> tuple[int, int]:
+        """Running tables that redraw through the REST budget and through a public token, counted
+        at most twice a second (every redraw asks, and a thousand tables would make it quadratic).
+        """
+        stamp, rest, token = self._busy
+        now = time.monotonic()
+        if now - stamp >= 0.5:
+            running = [t for t in self.registry.tables.values() if t.status == TableStatus.RUNNING]
+            token = sum(1 for t in running if self.public_token(t) is not None)
+            rest = len(running) - token
+            self._busy = (now, rest, token)
+        return rest, token
+
+    def watch(self, table: Table) -> list[Coroutine[Any, Any, None]]:
+        """The public message's redraw loop and the open boards' refresh loop of *table*."""
+        return [self._redraw_loop(table), self.boards.loop(table)]
+
+    async def _redraw_loop(self, table: Table) -> None:
+        """Edit the public message at most once per interval, latest state wins.
+
+        The interval is ``redraw_interval_ms``, stretched by the REST budget when many tables are
+        busy (:meth:`RestBudget.redraw_interval`); each edit waits for its turn in the budget, and
+        the text is drawn after that wait, so the latest state goes out and nothing is sent twice.
+        """
+        base = self.registry.config.redraw_interval_ms / 1000
+        interval = base
+        last = 0.0
+        while True:
+            await table.dirty.wait()
+            via_budget, via_token = self._busy_counts()
+            if self.public_token(table) is not None:
+                interval = self.token_budget.redraw_interval(base, via_token)
+            else:
+                interval = self.budget.redraw_interval(base, via_budget)
+            # A click's own answer goes out before the table message it changed (FOLLOW_S).
+            await asyncio.sleep(max(last + interval - time.monotonic(), FOLLOW_S))
+            table.dirty.clear()
+            last = time.monotonic()
+            if self.registry.closing:
+                return
+            try:
+                final = await self._redraw(table)
+            except (discord.HTTPException, RuntimeError):
+                log.warning("redraw of table %s failed", table.id, exc_info=True)
+                if table.status != TableStatus.RUNNING:  # the final standings must show: try again
+                    table.dirty.set()
+                    await asyncio.sleep(min(30.0, 2 * interval + 1))
+                    continue
+                final = False
+            # A game that ended while this edit was on its way is drawn once more (its change set
+            # dirty again): the last edit must be the one with the final standings.
+            if final or (table.status != TableStatus.RUNNING and not table.dirty.is_set()):
+                break
+        await asyncio.sleep(FINISHED_TTL_S)
+        if self.registry.tables.get(table.id) is table:
+            self.registry.tables.pop(table.id, None)
+
+    @staticmethod
+    def _people_moved(table: Table, within_ms: float = 15_000) -> bool:
+        """Whether a person (not a bot) moved at *table* in the last *within_ms* ms: its redraws go first."""
+        now = now_ms()
+        return any(not s.is_bot and now - table.last_move_ms.get(s.player_id, -within_ms) < within_ms
+                   for s in table.seats)
+
+    async def _redraw(self, table: Table) -> bool:
+        """Edit (or post anew) the public message; returns whether what it drew was the table's end.
+
+        The edit goes through the table's :class:`PublicToken` while it has one (paced by
+        :attr:`token_budget`), else through the bot's REST budget; a token that is refused falls
+        back to the budget at once (``docs/tables.md``, "Discord's limits").
+        """
+        channel = self.channel(table)
+        urgent = self._people_moved(table) or table.status != TableStatus.RUNNING
+        too_old = wall_ms() - table.message_posted_ms > self.registry.config.repost_after_minutes * 60_000
+        token = None if too_old else self.public_token(table)
+        await (self.token_budget if token is not None else self.budget).acquire(urgent=urgent)
+        table.dirty.clear()  # what changed while waiting for the budget goes out with this edit
+        final = table.status != TableStatus.RUNNING
+        finished = table.engine is not None and table.engine.is_over
+        view: discord.ui.View | None
+        if finished:  # a tournament match is over for good: no Rematch (docs/tournaments.md)
+            view = None if table.settings.get("tournament") else finished_view(table.id)
+        else:
+            view = self.table_view(table)
+        text = self.registry.public_text(table)
+        if token is not None:
+            try:
+                await token.edit(content=text, view=view)
+                return final
+            except discord.HTTPException as exc:  # the token ran out (50027), the message is gone (10008)
+                log.info("table %s: its public token no longer edits the message (%s)", table.id, exc.code)
+                if table.public_token is token:
+                    table.public_token = None
+                await self.budget.acquire(urgent=urgent)
+        if table.message_id is not None and not too_old:
+            try:
+                await channel.get_partial_message(table.message_id).edit(
+                    content=text, view=view, allowed_mentions=discord.AllowedMentions.none())
+                return final
+            except discord.HTTPException as exc:
+                # 30046: too many edits to a message older than an hour; 10008: the message was deleted.
+                if exc.code not in (30046, 10008):
+                    raise
+                log.info("table %s: its message is %s; posting it anew", table.id,
+                         "gone" if exc.code == 10008 else "too old to edit")
+        await self.budget.acquire(urgent=True)
+        message = await channel.send(text, view=view,
+                                     allowed_mentions=discord.AllowedMentions.none())
+        if table.message_id is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self.budget.acquire()
+                await channel.get_partial_message(table.message_id).edit(view=None)
+        table.message_id, table.message_posted_ms = message.id, posted_ms(message.id)
+        table.public_token = None  # it edits the old message
+        await self.registry.storage.update_game(table.id, message_id=message.id)
+        return final
+
+    async def say(self, table: Table, text: str, *, ping: bool = False) -> None:
+        """Post a new message in the table's thread; it mentions (pings) users only with *ping*."""
+        try:
+            channel = self.channel(table)
+            mentions = discord.AllowedMentions(users=True, everyone=False, roles=False) if ping \
+                else discord.AllowedMentions.none()
+            await self.budget.acquire(urgent=True)
+            await channel.send(fit_text(text), allowed_mentions=mentions)
+        except discord.HTTPException:
+            log.warning("could not post to table %s", table.id, exc_info=True)
+

@@ -1,0 +1,66 @@
+"""What the table service's parts need of Discord, as a protocol: post a line, end a message, watch a table.
+
+The Discord-free parts (:mod:`bot.tables.moves`, :mod:`bot.tables.loops`, :mod:`bot.tables.lobby`,
+:mod:`bot.tables.restore`) are given a :class:`Messenger` in their constructor and never see
+Discord; the bot gives them :class:`~bot.tables.messages.DiscordMessenger`, tests and offline tools
+a :class:`RecordingMessenger` (``docs/design.md`` §1, "Composed, not chained").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.tables.table import Table
+
+__all__ = ["Messenger", "RecordingMessenger"]
+
+
+class Messenger(Protocol):
+    """How the table service's parts reach the people at a table."""
+
+    async def say(self, table: Table, text: str, *, ping: bool = False) -> None:
+        """|coro| Post a short new message in *table*'s thread; it mentions users only with *ping*.
+
+        Never raises: a message Discord refuses is logged and dropped.
+        """
+
+    async def mark_ended(self, table: Table, text: str) -> None:
+        """|coro| Show on *table*'s public message that it ended (*text*), without buttons. Never raises."""
+
+    def watch(self, table: Table) -> list[Coroutine[Any, Any, None]]:
+        """The tasks that keep running *table*'s messages current (its public message, its open boards)."""
+
+
+@dataclass
+class RecordingMessenger:
+    """A :class:`Messenger` that records what it would post, for tests and tools without Discord.
+
+    Attributes
+    ----------
+    said:
+        The lines posted in table threads, in order.
+    pinged:
+        The lines among :attr:`said` posted with pings.
+    ended:
+        The texts tables ended with, in order.
+    """
+
+    said: list[str] = field(default_factory=list)
+    pinged: list[str] = field(default_factory=list)
+    ended: list[str] = field(default_factory=list)
+
+    async def say(self, table: Table, text: str, *, ping: bool = False) -> None:
+        """|coro| Record *text* (see :meth:`Messenger.say`)."""
+        self.said.append(text)
+        if ping:
+            self.pinged.append(text)
+
+    async def mark_ended(self, table: Table, text: str) -> None:
+        """|coro| Record *text* (see :meth:`Messenger.mark_ended`)."""
+        self.ended.append(text)
+
+    def watch(self, table: Table) -> list[Coroutine[Any, Any, None]]:
+        """No messages to keep current: no tasks."""
+        return []

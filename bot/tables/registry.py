@@ -1,0 +1,206 @@
+"""The tables and games of this process, and the chores every part of the table service shares.
+
+:class:`TableRegistry` holds the state that the service's parts read together: the live tables,
+the registered games (their UI, engine class and bots), the tuning tests turn (bot and timer
+scales), the shards this process serves and the background tasks. It decides nothing about a move
+(:mod:`bot.tables.moves` does); it knows no Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from bot.engine import REGISTRY, Engine, game_module
+from bot.engine.bots import Bot
+from bot.tables.core import Actor
+from bot.tables.race import Outcome
+from bot.tables.table import Table, TableStatus
+from bot.tables.text import fit_text
+from bot.tables.ui import GameUI
+
+if TYPE_CHECKING:
+    from bot.config import TablesConfig
+    from bot.storage import Storage
+
+__all__ = ["TableRegistry", "LIVE"]
+
+log = logging.getLogger("parlor.tables")
+
+LIVE = (TableStatus.LOBBY, TableStatus.RUNNING)
+"""The statuses of a table that still takes players or moves."""
+
+
+class TableRegistry:
+    """The tables and registered games of this process (see the module's documentation).
+
+    Parameters
+    ----------
+    storage:
+        The repository (games, seats, action log, results).
+    config:
+        The ``[tables]`` settings.
+
+    Attributes
+    ----------
+    tables:
+        Table id to its live :class:`~bot.tables.table.Table` (lobbies, running and just-finished games).
+    uis, engines:
+        The registered games: kind to its :class:`~bot.tables.ui.GameUI`, and to its engine class and bots.
+    bot_delay_scale:
+        Multiplies bots' reaction times (tests use a small value to play fast).
+    timer_scale:
+        Multiplies turn-timer, idle and expiry durations (tests use a small value).
+    shards:
+        ``(shard_count, shard ids)`` of this process (``(0, None)``: every guild).
+    closing:
+        Set once the bot shuts down: nothing new starts.
+    """
+
+    def __init__(self, storage: Storage, config: TablesConfig) -> None:
+        self.storage = storage
+        self.config = config
+        self.tables: dict[int, Table] = {}
+        self.uis: dict[str, GameUI] = {}
+        self.engines: dict[str, tuple[type[Engine], dict[str, Callable[..., Bot]]]] = {}
+        self.bot_delay_scale = 1.0
+        self.timer_scale = 1.0
+        self.shards: tuple[int, set[int] | None] = (0, None)
+        self.closing = False
+        self.chores: set[asyncio.Task[Any]] = set()
+
+    # ------------------------------------------------------------------ the games
+
+    def register_ui(self, ui: GameUI, *, engine: type[Engine] | None = None,
+                    bots: dict[str, Any] | None = None) -> None:
+        """Make game *ui.kind* playable (called by its cog's ``cog_load``).
+
+        Parameters
+        ----------
+        ui:
+            The game's rendering.
+        engine:
+            The engine class; default ``bot.engine.REGISTRY[ui.kind]`` (tests pass a test-only game).
+        bots:
+            Bot name to class; default the game package's ``BOTS``.
+
+        Raises
+        ------
+        KeyError
+            No engine of that kind is registered.
+        """
+        if engine is None:
+            engine = REGISTRY[ui.kind]
+            bots = dict(getattr(game_module(ui.kind), "BOTS", {})) if bots is None else bots
+        self.uis[ui.kind] = ui
+        self.engines[ui.kind] = (engine, dict(bots or {}))
+
+    def engine_cls(self, kind: str) -> type[Engine]:
+        """The engine class of registered game *kind*.
+
+        Raises
+        ------
+        KeyError
+            No game *kind* is registered.
+        """
+        return self.engines[kind][0]
+
+    def bots(self, kind: str) -> dict[str, Callable[..., Bot]]:
+        """Bot name to bot class of registered game *kind*, strongest first (empty: no bots)."""
+        return self.engines[kind][1]
+
+    def strength(self, kind: str, name: str) -> str:
+        """A bot's strength in words: the game's first bot is ``hard``, its last ``easy``, others ``normal``."""
+        names = list(self.bots(kind))
+        if len(names) < 2 or name == names[0]:
+            return "hard" if len(names) > 1 else "normal"
+        return "easy" if name == names[-1] else "normal"
+
+    # ------------------------------------------------------------------ the tables
+
+    def table_in(self, channel_id: int | None) -> Table | None:
+        """The live table whose thread (or channel, when it has no thread) is *channel_id*."""
+        return next((t for t in self.tables.values() if t.thread_id == channel_id and t.status in LIVE), None)
+
+    def on_this_shard(self, guild_id: int | None) -> bool:
+        """Whether a guild's tables belong to this process (Discord's ``(guild_id >> 22) % shard_count``)."""
+        count, mine = self.shards
+        if not count or mine is None or guild_id is None:
+            return True
+        return (guild_id >> 22) % count in mine
+
+    @staticmethod
+    def is_host(table: Table, actor: Actor) -> bool:
+        """Whether *actor* runs *table*: its host, or a moderator of the server (``docs/tables.md``,
+        "Who may do what").
+        """
+        return actor.user_id == table.host_id or actor.moderator
+
+    # ------------------------------------------------------------------ what the table shows
+
+    def lobby_text(self, table: Table) -> str:
+        """The lobby message: game, options, host and seats."""
+        opts = ", ".join(f"{k}={v}" for k, v in table.options.items()) or "default options"
+        seats = "\n".join(
+            f"{i + 1}. {s.name}{' (bot)' if s.is_bot else ''}{' — host' if s.user_id == table.host_id else ''}"
+            for i, s in enumerate(table.seats))
+        status = {TableStatus.LOBBY: "Waiting for players", TableStatus.CANCELLED: "Cancelled"}.get(
+            table.status, str(table.status))
+        return (f"**{table.title}** — table #{table.id} · {status}\n{opts}\n"
+                f"Seats ({len(table.seats)}/{table.max_players}, at least {table.min_players}):\n{seats}")
+
+    def public_text(self, table: Table) -> str:
+        """The public table message for the current state (≤ 2000 characters)."""
+        ui = self.uis[table.kind]
+        text = ui.public_text(table)
+        if table.engine is not None and table.engine.is_over:
+            text = f"{text}\n\n{ui.result_text(table)}"
+        if table.notice:
+            text = f"{table.notice}\n{text}"
+        return fit_text(text)
+
+    # ------------------------------------------------------------------ storage and tasks
+
+    async def save_seats(self, table: Table) -> None:
+        """|coro| Store *table*'s seats as they are."""
+        await self.storage.set_seats(table.id, [(s.player_id, s.user_id, s.bot_name, s.name) for s in table.seats])
+
+    async def cancel(self, table: Table, why: str = "The table was cancelled.") -> None:
+        """|coro| End *table* as cancelled: stored so, its tasks stopped, its waiting race claims
+        answered with *why*, and let go.
+        """
+        table.status = TableStatus.CANCELLED
+        await self.storage.update_game(table.id, status=TableStatus.CANCELLED)
+        self.stop_tasks(table)
+        self.settle_claims(table, why)
+        self.tables.pop(table.id, None)
+
+    @staticmethod
+    def settle_claims(table: Table, why: str) -> None:
+        """Answer every claim still waiting in a race window of *table* with a refusal (*why*)."""
+        for claim in table.arbiter.drain() if table.arbiter else []:
+            if not claim.payload.done():
+                claim.payload.set_result(Outcome(False, why))
+
+    @staticmethod
+    def track(table: Table, coro: Any, what: str) -> None:
+        """Run *coro* as one of *table*'s tasks (cancelled with the table), named after *what*."""
+        table.tasks[:] = [t for t in table.tasks if not t.done()]
+        table.tasks.append(asyncio.get_running_loop().create_task(coro, name=f"table-{table.id}-{what}"))
+
+    @staticmethod
+    def stop_tasks(table: Table) -> None:
+        """Cancel every task of *table* (a crash, as far as the table is concerned: nothing is stored)."""
+        for task in table.tasks:
+            task.cancel()
+        table.tasks.clear()
+
+    def background(self, coro: Any) -> None:
+        """Run *coro* as a task of its own, kept referenced until done (e.g. a Discord call after the
+        interaction is answered); :meth:`~bot.tables.restore.Restorer.shutdown` waits for them.
+        """
+        task = asyncio.get_running_loop().create_task(coro)
+        self.chores.add(task)
+        task.add_done_callback(self.chores.discard)
