@@ -43,9 +43,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from bot.engine.core import canonical
-from bot.tables.codec import ActionCodec, canonical_json
-from bot.tables.table import TableError
-from bot.tables.ui import (
+from bot.tables.board import (
     BUTTON_LABEL_MAX,
     ROW_WIDTH,
     SELECT_OPTIONS_MAX,
@@ -55,6 +53,8 @@ from bot.tables.ui import (
     BoardSelect,
     fit_label,
 )
+from bot.tables.codec import ActionCodec, canonical_json
+from bot.tables.table import TableError
 
 if TYPE_CHECKING:
     from bot.engine.core import Action

@@ -2,332 +2,54 @@
 
 The table service does everything a table needs (lobby, seats, bots, persistence, races, redraws)
 for every game; a game cog registers a :class:`GameUI` that turns engine views into text and
-labels moves. Rules never live here: a :class:`GameUI` reads ``engine.view(...)`` only.
+labels moves. Rules never live here: a :class:`GameUI` reads ``engine.view(...)`` only, and never
+checks who may make a move (:meth:`Moves.submit <bot.tables.moves.Moves.submit>` does).
 
-Discord's limits (``docs/design.md`` §5) are checked here and in :mod:`bot.tables.components`
-and fail loudly with a :class:`LimitError`; nothing is silently cut.
+The board's values and Discord's limits live in :mod:`bot.tables.board` (re-exported here).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
+
+from bot.engine.narrate import narrate
+from bot.tables.board import (
+    BUTTON_LABEL_MAX,
+    COMPONENTS_MAX,
+    CONTENT_MAX,
+    CUSTOM_ID_MAX,
+    PLACEHOLDER_MAX,
+    ROW_WIDTH,
+    ROWS_MAX,
+    SELECT_OPTIONS_MAX,
+    SELECT_TEXT_MAX,
+    STYLES,
+    TOKEN_PATTERN,
+    Board,
+    BoardButton,
+    BoardItem,
+    BoardOption,
+    BoardSelect,
+    Click,
+    LimitError,
+    check_layout,
+    check_length,
+    fit_label,
+)
+from bot.tables.cards import card_text
+from bot.tables.codec import codec_for, is_action_token, is_intent_token, is_selection_token
+from bot.tables.picker import CANCEL, MISSING, Picker, Step, leaf_paths, step_components
+from bot.tables.table import TableError
 
 if TYPE_CHECKING:
     from bot.engine import Action, Event
-    from bot.tables.picker import Picker, Step
     from bot.tables.table import Table
 
 __all__ = ["GameUI", "BoardButton", "BoardOption", "BoardSelect", "BoardItem", "Board", "Click", "TOKEN_PATTERN",
            "LimitError", "check_length", "check_layout", "fit_label", "STYLES",
            "BUTTON_LABEL_MAX", "SELECT_OPTIONS_MAX", "SELECT_TEXT_MAX", "PLACEHOLDER_MAX", "CUSTOM_ID_MAX",
            "ROWS_MAX", "ROW_WIDTH", "COMPONENTS_MAX", "CONTENT_MAX"]
-
-TOKEN_PATTERN = r"[A-Za-z0-9:._-]{1,60}"
-"""What a board or public button token may look like (it goes into a custom id of ≤ 100 chars)."""
-
-BUTTON_LABEL_MAX = 80
-"""Characters of a button label (Discord)."""
-SELECT_OPTIONS_MAX = 25
-"""Options of one select menu (Discord)."""
-SELECT_TEXT_MAX = 100
-"""Characters of a select option's label, value or description (Discord)."""
-PLACEHOLDER_MAX = 150
-"""Characters of a select menu's placeholder (Discord)."""
-CUSTOM_ID_MAX = 100
-"""Characters of a custom id (Discord)."""
-ROWS_MAX = 5
-"""Action rows of one message (Discord)."""
-ROW_WIDTH = 5
-"""Width of one action row: five buttons, or one select menu (Discord)."""
-COMPONENTS_MAX = ROWS_MAX * ROW_WIDTH
-"""Components of one message (5 rows × 5)."""
-CONTENT_MAX = 2000
-"""Characters of a message's content (Discord)."""
-
-STYLES = ("primary", "secondary", "success", "danger")
-"""The button styles a :class:`BoardButton` may have."""
-
-_TOKEN_RE = re.compile(TOKEN_PATTERN)
-
-
-class LimitError(ValueError):
-    """A message or component would break one of Discord's limits (``docs/design.md`` §5).
-
-    Raised where the component is described or built, so a game that would exceed a limit
-    fails in its tests instead of being cut short (or refused with a 400) in front of players.
-    The message names the limit and the value that broke it.
-    """
-
-
-def check_length(what: str, text: str, maximum: int, *, minimum: int = 0) -> str:
-    """Return *text* when its length is within ``minimum..maximum``.
-
-    Parameters
-    ----------
-    what:
-        What *text* is, for the message ("button label").
-    text:
-        The text to check.
-    maximum, minimum:
-        The limits, in characters.
-
-    Raises
-    ------
-    LimitError
-        *text* is longer (or shorter) than allowed; the message names *what*, the limit and the text.
-
-    >>> check_length("button label", "Flip", 80)
-    'Flip'
-    >>> check_length("button label", "Flip " * 17, 80)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    bot.tables.ui.LimitError: button label has 85 characters, more than Discord's 80: 'Flip Flip...'
-    """
-    if len(text) > maximum:
-        raise LimitError(f"{what} has {len(text)} characters, more than Discord's {maximum}: {text[:40] + '…'!r}")
-    if len(text) < minimum:
-        raise LimitError(f"{what} must have at least {minimum} character(s), got {text!r}")
-    return text
-
-
-def check_token(token: str) -> str:
-    """Return *token* when it matches :data:`TOKEN_PATTERN` (≤ 60 characters of ``A-Za-z0-9:._-``).
-
-    Raises
-    ------
-    LimitError
-        It does not; the message shows it.
-    """
-    if not _TOKEN_RE.fullmatch(token):
-        raise LimitError(f"token {token!r} must match {TOKEN_PATTERN} (it goes into a custom id of "
-                         f"at most {CUSTOM_ID_MAX} characters)")
-    return token
-
-
-def check_layout(items: Sequence[tuple[int | None, int]]) -> list[int]:
-    """Place components in action rows as discord.py does, or fail.
-
-    Parameters
-    ----------
-    items:
-        ``(row, width)`` per component in the order they are added: *row* is ``0``–``4`` or
-        ``None`` (the first row with room), *width* 1 for a button and 5 for a select menu.
-
-    Returns
-    -------
-    list[int]
-        The row each item lands in.
-
-    Raises
-    ------
-    LimitError
-        More than 25 components, a row index outside 0–4, or a row wider than 5
-        (``docs/design.md`` §5: 5 action rows × 5 buttons).
-
-    >>> check_layout([(None, 1)] * 6 + [(4, 5)])
-    [0, 0, 0, 0, 0, 1, 4]
-    >>> check_layout([(0, 5), (0, 1)])
-    Traceback (most recent call last):
-    bot.tables.ui.LimitError: action row 0 would hold 6 > 5 (a row has room for 5 buttons or one select menu)
-    """
-    if len(items) > COMPONENTS_MAX:
-        raise LimitError(f"{len(items)} components, more than Discord's {COMPONENTS_MAX} (5 rows × 5)")
-    weights = [0] * ROWS_MAX
-    rows: list[int] = []
-    for row, width in items:
-        if row is not None:
-            if not 0 <= row < ROWS_MAX:
-                raise LimitError(f"action row {row} does not exist: a message has rows 0–{ROWS_MAX - 1}")
-            if weights[row] + width > ROW_WIDTH:
-                raise LimitError(f"action row {row} would hold {weights[row] + width} > {ROW_WIDTH} "
-                                 "(a row has room for 5 buttons or one select menu)")
-        else:
-            row = next((i for i, w in enumerate(weights) if w + width <= ROW_WIDTH), None)
-            if row is None:
-                raise LimitError(f"no action row has room for one more component of width {width} "
-                                 f"(5 rows × 5): row widths are {weights}")
-        weights[row] += width
-        rows.append(row)
-    return rows
-
-
-def fit_label(text: str, limit: int = BUTTON_LABEL_MAX) -> str:
-    """*text* shortened on purpose to *limit* characters, ending with "…" when it was longer.
-
-    For a game UI that builds a label from data of unknown length (a display name, a list); the
-    kit itself never shortens a label it is given, it raises :class:`LimitError`.
-
-    >>> fit_label("Power swap: " + "Alice, " * 20, 30)
-    'Power swap: Alice, Alice, Ali…'
-    """
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-@dataclass(frozen=True)
-class BoardButton:
-    """One button of a private board or of the public table message.
-
-    Attributes
-    ----------
-    label:
-        The text on the button (1–80 characters).
-    token:
-        What the click means to the :class:`GameUI` (matches :data:`TOKEN_PATTERN`); it must
-        never name a card (an action's token comes from :mod:`bot.tables.codec`).
-    style:
-        ``"primary"``, ``"secondary"``, ``"success"`` or ``"danger"``.
-    disabled:
-        Shown greyed out.
-    row:
-        The action row (0–4), or ``None`` to let Discord flow the buttons.
-
-    Raises
-    ------
-    LimitError
-        The label is empty or longer than 80 characters, the token does not match
-        :data:`TOKEN_PATTERN`, or the row is outside 0–4 (``docs/design.md`` §5).
-    ValueError
-        An unknown style.
-    """
-
-    label: str
-    token: str
-    style: str = "secondary"
-    disabled: bool = False
-    row: int | None = None
-
-    def __post_init__(self) -> None:
-        check_length("button label", self.label, BUTTON_LABEL_MAX, minimum=1)
-        check_token(self.token)
-        if self.row is not None and not 0 <= self.row < ROWS_MAX:
-            raise LimitError(f"button {self.label!r}: action row {self.row} does not exist (rows 0–{ROWS_MAX - 1})")
-        if self.style not in STYLES:
-            raise ValueError(f"button {self.label!r}: style {self.style!r} is not one of {STYLES}")
-
-    width: ClassVar[int] = 1
-
-
-@dataclass(frozen=True)
-class BoardOption:
-    """One option of a board's select menu.
-
-    Attributes
-    ----------
-    label:
-        What the option says (1–100 characters).
-    token:
-        What picking it means, as a button's token (:data:`TOKEN_PATTERN`); it becomes the
-        option's value.
-    description:
-        A second, smaller line (≤ 100 characters), or ``""``.
-
-    Raises
-    ------
-    LimitError
-        A text over 100 characters, an empty label, or a token not matching :data:`TOKEN_PATTERN`.
-    """
-
-    label: str
-    token: str
-    description: str = ""
-
-    def __post_init__(self) -> None:
-        check_length("select option label", self.label, SELECT_TEXT_MAX, minimum=1)
-        check_length("select option value", check_token(self.token), SELECT_TEXT_MAX)
-        check_length("select option description", self.description, SELECT_TEXT_MAX)
-
-
-@dataclass(frozen=True)
-class BoardSelect:
-    """A select menu on a private board (it takes a whole action row).
-
-    Attributes
-    ----------
-    options:
-        1–25 options with distinct tokens.
-    placeholder:
-        The menu's text before a pick (≤ 150 characters).
-    row:
-        The action row (0–4), or ``None`` for the first free one.
-
-    Raises
-    ------
-    LimitError
-        No option or more than 25, two options with one token, a placeholder over 150
-        characters, or a row outside 0–4 (``docs/design.md`` §5).
-    """
-
-    options: Sequence[BoardOption]
-    placeholder: str = "Choose…"
-    row: int | None = None
-
-    def __post_init__(self) -> None:
-        if not 1 <= len(self.options) <= SELECT_OPTIONS_MAX:
-            raise LimitError(f"a select menu holds 1–{SELECT_OPTIONS_MAX} options, got {len(self.options)}")
-        tokens = [o.token for o in self.options]
-        if len(set(tokens)) != len(tokens):
-            raise LimitError(f"two options of one select menu share a value: {sorted(tokens)}")
-        check_length("select placeholder", self.placeholder, PLACEHOLDER_MAX)
-        if self.row is not None and not 0 <= self.row < ROWS_MAX:
-            raise LimitError(f"select menu: action row {self.row} does not exist (rows 0–{ROWS_MAX - 1})")
-
-    width: ClassVar[int] = ROW_WIDTH
-
-
-BoardItem = BoardButton | BoardSelect
-"""A component of a board: a button, or a select menu."""
-
-
-@dataclass(frozen=True)
-class Board:
-    """A private board: its text and components.
-
-    Attributes
-    ----------
-    text:
-        The board's text (the service fits it, with the notes on top, into 2,000 characters by
-        leaving out whole lines, and says so).
-    buttons:
-        Its components in the order they are added: :class:`BoardButton` and
-        :class:`BoardSelect` items (a menu takes a whole row), within 5 rows × 5.
-
-    Raises
-    ------
-    LimitError
-        The components do not fit 5 action rows of width 5, or two of them share a token
-        (a custom id must be unique in a message).
-    """
-
-    text: str
-    buttons: Sequence[BoardItem] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        check_layout([(b.row, b.width) for b in self.buttons])
-        tokens = [b.token for b in self.buttons if isinstance(b, BoardButton)]
-        if len(set(tokens)) != len(tokens):
-            raise LimitError(f"two buttons of one board share a token (custom ids must differ): {sorted(tokens)}")
-
-
-@dataclass(frozen=True)
-class Click:
-    """What a board click means.
-
-    Attributes
-    ----------
-    action:
-        The engine action to submit, or ``None`` when the click only changes the board (a card
-        selected, a choice offered).
-    selection:
-        The board's new selection token, or ``None``.
-    note:
-        A line to show on the redrawn board.
-    """
-
-    action: Action | None = None
-    selection: str | None = None
-    note: str = ""
 
 
 def _humanize(name: str) -> str:
@@ -381,9 +103,6 @@ class GameUI:
         LimitError
             A label from :meth:`step_label` or :meth:`action_label` is longer than 80 characters.
         """
-        from bot.tables.picker import step_components
-        from bot.tables.table import TableError
-
         picker = self.picker(table, player)
         note = ""
         try:
@@ -399,9 +118,6 @@ class GameUI:
 
     def picker(self, table: Table, player: str) -> Picker:
         """The :class:`~bot.tables.picker.Picker` of *player*'s current legal actions, labelled by this UI."""
-        from bot.tables.codec import codec_for
-        from bot.tables.picker import Picker
-
         assert table.engine is not None
         return Picker(table.engine.legal_actions(player), codec_for(table, player),
                       step_label=lambda path, value: self.step_label(table, player, path, value),
@@ -452,10 +168,6 @@ class GameUI:
             The move is no longer possible, the step no longer exists, or the token is not one
             of the picker's (an old board of another layout); the message says which.
         """
-        from bot.tables.codec import codec_for, is_action_token, is_intent_token, is_selection_token
-        from bot.tables.picker import CANCEL
-        from bot.tables.table import TableError
-
         if is_intent_token(token):
             return self.on_intent(table, player, codec_for(table, player).decode_intent(
                 token, self.intents(table, player)))
@@ -482,8 +194,6 @@ class GameUI:
 
     def intent(self, table: Table, player: str, intent: dict[str, Any]) -> str:
         """The board token for *intent* (one of :meth:`intents`): keyed, version-independent, opaque."""
-        from bot.tables.codec import codec_for
-
         return codec_for(table, player).intent_token(intent)
 
     def on_intent(self, table: Table, player: str, intent: Mapping[str, Any]) -> Click:
@@ -494,8 +204,6 @@ class GameUI:
         bot.tables.TableError
             The click cannot be taken now, with the reason.
         """
-        from bot.tables.table import TableError
-
         raise TableError("That button is not in use.")
 
     def private_note(self, table: Table, player: str, event: Event) -> str | None:
@@ -532,8 +240,6 @@ class GameUI:
 
         The default tells it in the game's own words (``bot.engine.narrate``).
         """
-        from bot.engine.narrate import narrate
-
         return narrate(table.kind, event, table.display_name) or None
 
     def how_to_play(self, table: Table) -> str:
@@ -554,10 +260,9 @@ class GameUI:
         Raises
         ------
         bot.tables.TableError
-            The click is not allowed now (not the host, too early, …), with the reason.
+            The button is not in use now, with the reason (who may take it, and when, is the
+            table's decision: :meth:`Moves.submit <bot.tables.moves.Moves.submit>`).
         """
-        from bot.tables.table import TableError
-
         raise TableError("That button is not in use.")
 
     def action_label(self, table: Table, player: str, action: Action) -> str:
@@ -566,8 +271,6 @@ class GameUI:
         The default is the action's type and the :meth:`step_label` of its other values, e.g.
         ``"Power swap: Alice, position 2, Bob, position 0"``, shortened with "…" to 80.
         """
-        from bot.tables.picker import leaf_paths
-
         parts = [self.step_label(table, player, path, value) for path, value in leaf_paths(action) if path != "type"]
         head = _humanize(str(action.get("type", "move"))).capitalize()
         return fit_label(f"{head}: {', '.join(parts)}" if parts else head)
@@ -581,9 +284,6 @@ class GameUI:
         (``"Q♥"``, :mod:`bot.tables.cards`) and anything else as ``"<key> <value>"``
         (``"position 2"``), shortened with "…" to 80. Games override it to word their own.
         """
-        from bot.tables.cards import card_text
-        from bot.tables.picker import MISSING
-
         key = path.rpartition(".")[2]
         if value is MISSING:
             return fit_label(f"no {_humanize(key)}")
@@ -665,8 +365,6 @@ class GameUI:
         Read from ``table.public_events`` through the game's narrator (``bot.engine.narrate``);
         empty after a restart until the next move.
         """
-        from bot.engine.narrate import narrate
-
         lines = [narrate(table.kind, event, table.display_name) for event in table.public_events
                  if event.is_public and event.type not in self.quiet_events]
         return [line for line in lines if line][-count:]
