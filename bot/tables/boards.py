@@ -21,11 +21,11 @@ import discord
 from bot.tables.components import board_view
 from bot.tables.core import now_ms, wait_event
 from bot.tables.registry import TableRegistry
-from bot.tables.table import OpenBoard, Table, TableStatus
+from bot.tables.table import Table, TableStatus
 from bot.tables.text import fit_text
 from bot.tables.ui import BoardItem, BoardSelect
 
-__all__ = ["LiveBoards", "Reply", "Face", "BOARD_TOKEN_S", "FOLLOW_S", "BOARD_NOTE_S"]
+__all__ = ["LiveBoards", "OpenBoard", "Reply", "Face", "BOARD_TOKEN_S", "FOLLOW_S", "BOARD_NOTE_S"]
 
 log = logging.getLogger("parlor.tables")
 
@@ -40,6 +40,52 @@ behind the redraws it caused (``docs/tables.md``, "Live boards")."""
 BOARD_NOTE_S = 8
 """Seconds a click's note (a refusal, a race result) stays on a board that is refreshed meanwhile."""
 
+
+
+@dataclass
+class OpenBoard:
+    """A person's open private board: the latest interaction whose token can edit it.
+
+    An ephemeral message can only be edited through the token of the interaction that made or
+    last answered it, and that token lives 15 minutes (``docs/tables.md``, "Live boards").
+
+    Attributes
+    ----------
+    interaction:
+        What edits the board: an object with ``async edit_original_response(*, content, view)``
+        that goes through the token of the interaction whose original response is the board
+        (the Discord layer keeps just that token and the message id, not the whole interaction).
+    opened_ms:
+        When its token was received (monotonic milliseconds).
+    version:
+        The table version the board shows.
+    selection:
+        The board's selection token (a card picked, a step of a choice), kept across refreshes.
+    note, note_ms:
+        The line the last click added (a refusal, a race result) and when (monotonic ms); a
+        refresh keeps it for a few seconds.
+    warned:
+        Whether the board already says that it stops updating soon.
+    notes:
+        The private notes it shows (a note that expires makes it due for a refresh).
+    message_id:
+        The message the board is on, when Discord said which (a board sent anew); ``None`` when unknown.
+    face:
+        A digest of what its message shows apart from the table version in its custom ids, or
+        ``None`` when unknown: a refresh that would show the same is not sent (``docs/tables.md``,
+        "Live boards").
+    """
+
+    interaction: Any
+    opened_ms: float
+    version: int
+    selection: str | None = None
+    note: str = ""
+    note_ms: float = 0.0
+    warned: bool = False
+    notes: tuple[str, ...] = ()
+    face: bytes | None = None
+    message_id: int | None = None
 
 
 @dataclass
@@ -159,11 +205,17 @@ class LiveBoards:
 
     def __init__(self, registry: TableRegistry) -> None:
         self.registry = registry
+        self.open: dict[int, dict[str, OpenBoard]] = {}
+        """Table id to its people's open boards: player id to their board, refreshed as the table changes."""
         self.live = True
         self.token_s: float = BOARD_TOKEN_S
         self.fading: dict[int, list[tuple[str, OpenBoard]]] = {}
         """Table id to the replaced boards that still show a timed private note (a peek), each with
         its player: they are edited until the note is gone (:meth:`remember`)."""
+
+    def of(self, table: Table) -> dict[str, OpenBoard]:
+        """*table*'s open boards: player id to that person's newest board (kept live)."""
+        return self.open.setdefault(table.id, {})
 
     def board(self, table: Table, player: str, note: str = "",
               selection: str | None = None) -> tuple[str, discord.ui.View | None]:
@@ -223,13 +275,13 @@ class LiveBoards:
         board = OpenBoard(handle, now, reply.version, selection, note, now,
                        notes=tuple(table.notes_for(player, drawn)), face=reply.face.key if reply.face else None,
                        message_id=message_id)
-        old = table.boards.get(player)
+        old = self.of(table).get(player)
         if (old is not None and _token_of(old) != interaction.token and self.shows_timed_note(table, player, old)
                 and not (old.message_id is not None
                          and old.message_id == board.message_id)):
             self.fading.setdefault(table.id, []).append((player, old))
             table.boards_dirty.set()
-        table.boards[player] = board
+        self.of(table)[player] = board
         if board.notes != tuple(table.notes_for(player, now)):  # a note ran out since: redraw it now
             table.boards_dirty.set()
 
@@ -249,33 +301,35 @@ class LiveBoards:
         it the board is forgotten (any click on it, or **Open my board**, gives a fresh one).
         Interaction webhooks are outside Discord's global rate limit.
         """
-        interval = self.registry.config.board_refresh_ms / 1000
-        last = 0.0
-        while True:
-            timeout = self.token_s / 30
-            if (expiry := table.next_note_expiry(now_ms())) is not None:  # a peek to hide again
-                timeout = min(timeout, (expiry - now_ms()) / 1000 + 0.01)
-            if self._notes_changed_since_drawn(table):  # e.g. a peek ran out while the last pass was drawing
-                table.boards_dirty.set()
-            await wait_event(table.boards_dirty, max(0.02, timeout))
-            if not table.boards and not self.fading.get(table.id):  # no board open: nothing to refresh
+        try:
+            interval = self.registry.config.board_refresh_ms / 1000
+            last = 0.0
+            while True:
+                timeout = self.token_s / 30
+                if (expiry := table.next_note_expiry(now_ms())) is not None:  # a peek to hide again
+                    timeout = min(timeout, (expiry - now_ms()) / 1000 + 0.01)
+                if self._notes_changed_since_drawn(table):  # e.g. a peek ran out while the last pass was drawing
+                    table.boards_dirty.set()
+                await wait_event(table.boards_dirty, max(0.02, timeout))
+                if not self.of(table) and not self.fading.get(table.id):  # no board open: nothing to refresh
+                    table.boards_dirty.clear()
+                    if table.status != TableStatus.RUNNING or self.registry.closing:
+                        return
+                    continue
+                # A click's own answer goes out before the boards it changed (FOLLOW_S).
+                await asyncio.sleep(max(last + interval - time.monotonic(), FOLLOW_S))
                 table.boards_dirty.clear()
-                if table.status != TableStatus.RUNNING or self.registry.closing:
+                last = time.monotonic()
+                if self.registry.closing:
                     return
-                continue
-            # A click's own answer goes out before the boards it changed (FOLLOW_S).
-            await asyncio.sleep(max(last + interval - time.monotonic(), FOLLOW_S))
-            table.boards_dirty.clear()
-            last = time.monotonic()
-            if self.registry.closing:
-                return
-            await asyncio.gather(*(self.refresh_board(table, player, board)
-                                   for player, board in list(table.boards.items())),
-                                 self._refresh_fading(table))
-            if table.status != TableStatus.RUNNING:
-                table.boards.clear()
-                self.fading.pop(table.id, None)
-                return
+                await asyncio.gather(*(self.refresh_board(table, player, board)
+                                       for player, board in list(self.of(table).items())),
+                                     self._refresh_fading(table))
+                if table.status != TableStatus.RUNNING:
+                    return
+        finally:  # the table ended (or its tasks were stopped): its boards are let go
+            self.open.pop(table.id, None)
+            self.fading.pop(table.id, None)
 
     def _notes_changed_since_drawn(self, table: Table) -> bool:
         """Whether an open or replaced board of *table* shows other private notes than its player has
@@ -283,7 +337,7 @@ class LiveBoards:
         the loop for it) still has to be hidden at once (``docs/tables.md``, "Live boards").
         """
         now = now_ms()
-        boards = [*table.boards.items(), *self.fading.get(table.id, [])]
+        boards = [*self.of(table).items(), *self.fading.get(table.id, [])]
         return any(board.notes != tuple(table.notes_for(player, now)) for player, board in boards)
 
     async def _refresh_fading(self, table: Table) -> None:
@@ -314,8 +368,8 @@ class LiveBoards:
             return True
         seat = table.seat_of_player(player)
         if seat is None or seat.is_bot or table.engine is None:
-            if table.boards.get(player) is board:
-                table.boards.pop(player, None)
+            if self.of(table).get(player) is board:
+                self.of(table).pop(player, None)
             return False
         note = board.note if now_ms() - board.note_ms < BOARD_NOTE_S * 1000 else ""
         if last:
@@ -334,12 +388,12 @@ class LiveBoards:
             await board.interaction.edit_original_response(content=face.text, view=self.view(table, face))
         except discord.HTTPException as exc:  # dismissed (10008) or the token ran out (50027): forget it
             log.info("table %s: the board of %s can no longer be edited (%s)", table.id, player, exc.code)
-            if table.boards.get(player) is board:
-                table.boards.pop(player, None)
+            if self.of(table).get(player) is board:
+                self.of(table).pop(player, None)
             return False
         board.version, board.warned, board.notes, board.face = version, expiring, notes, key
-        if last and table.boards.get(player) is board:
-            table.boards.pop(player, None)
+        if last and self.of(table).get(player) is board:
+            self.of(table).pop(player, None)
         if board.version != table.version:
             table.boards_dirty.set()
         return True

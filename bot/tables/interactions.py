@@ -291,7 +291,7 @@ class Interactions:
         message = sent or await interaction.original_response()
         new.message_id, new.message_posted_ms = message.id, posted_ms(message.id)
         if sent is None:  # the answer itself is the new table's message: its token edits it
-            new.public_token = PublicToken(interaction, message.id)
+            self.messages.tokens[new.id] = PublicToken(interaction, message.id)
         await self.registry.storage.update_game(new.id, message_id=message.id)
         self.loops.start_tasks(new)
 

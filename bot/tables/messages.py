@@ -96,6 +96,13 @@ class DiscordMessenger:
         self.budget = RestBudget(config.rest_per_second)
         self.token_budget = RestBudget(config.token_redraws_per_second, redraw_share=1.0)
         self._busy: tuple[float, int, int] = (0.0, 0, 0)  # when counted (monotonic s), busy via budget, via token
+        self.tokens: dict[int, PublicToken] = {}
+        """Table id to what edits its public message through an interaction token (outside Discord's
+        global limit): kept from the latest click on that message answered by updating it or
+        deferring that update, good for 15 minutes (``docs/tables.md``, "Discord's limits")."""
+        self.views: dict[int, tuple[Any, discord.ui.View]] = {}
+        """Table id to its public message's view and what it was built from, reused while that stays
+        the same."""
 
     def lobby_view(self, table: Table) -> discord.ui.View:
         """The lobby message's buttons, with a menu of the game's bots by strength."""
@@ -142,9 +149,10 @@ class DiscordMessenger:
         """
         ui = self.registry.uis[table.kind]
         key = (ui.board_label, tuple(ui.public_buttons(table)))
-        if table.public_view is None or table.public_view[0] != key:
-            table.public_view = (key, table_view(table.id, key[0], list(key[1])))
-        view: discord.ui.View = table.public_view[1]
+        built = self.views.get(table.id)
+        if built is None or built[0] != key:
+            built = self.views[table.id] = (key, table_view(table.id, key[0], list(key[1])))
+        view: discord.ui.View = built[1]
         return view
 
     def keep_public_token(self, table: Table, interaction: discord.Interaction) -> None:
@@ -156,17 +164,17 @@ class DiscordMessenger:
         if (message is None or table.message_id is None or message.id != table.message_id
                 or interaction.response.type not in UPDATES_ITS_MESSAGE):
             return
-        table.public_token = PublicToken(interaction, message.id)
+        self.tokens[table.id] = PublicToken(interaction, message.id)
 
     def public_token(self, table: Table) -> PublicToken | None:
         """*table*'s public token while it still edits the current public message (a margin before
         its 15 minutes run out, like a live board's), else ``None`` (and it is let go).
         """
-        token = table.public_token
+        token = self.tokens.get(table.id)
         if not isinstance(token, PublicToken):
             return None
         if token.message_id != table.message_id or now_ms() - token.received_ms >= self.boards.token_s * 930:
-            table.public_token = None
+            self.tokens.pop(table.id, None)
             return None
         return token
 
@@ -194,38 +202,43 @@ class DiscordMessenger:
         busy (:meth:`RestBudget.redraw_interval`); each edit waits for its turn in the budget, and
         the text is drawn after that wait, so the latest state goes out and nothing is sent twice.
         """
-        base = self.registry.config.redraw_interval_ms / 1000
-        interval = base
-        last = 0.0
-        while True:
-            await table.dirty.wait()
-            via_budget, via_token = self._busy_counts()
-            if self.public_token(table) is not None:
-                interval = self.token_budget.redraw_interval(base, via_token)
-            else:
-                interval = self.budget.redraw_interval(base, via_budget)
-            # A click's own answer goes out before the table message it changed (FOLLOW_S).
-            await asyncio.sleep(max(last + interval - time.monotonic(), FOLLOW_S))
-            table.dirty.clear()
-            last = time.monotonic()
-            if self.registry.closing:
-                return
-            try:
-                final = await self._redraw(table)
-            except (discord.HTTPException, RuntimeError):
-                log.warning("redraw of table %s failed", table.id, exc_info=True)
-                if table.status != TableStatus.RUNNING:  # the final standings must show: try again
-                    table.dirty.set()
-                    await asyncio.sleep(min(30.0, 2 * interval + 1))
-                    continue
-                final = False
-            # A game that ended while this edit was on its way is drawn once more (its change set
-            # dirty again): the last edit must be the one with the final standings.
-            if final or (table.status != TableStatus.RUNNING and not table.dirty.is_set()):
-                break
-        await asyncio.sleep(FINISHED_TTL_S)
-        if self.registry.tables.get(table.id) is table:
-            self.registry.tables.pop(table.id, None)
+        try:
+            base = self.registry.config.redraw_interval_ms / 1000
+            interval = base
+            last = 0.0
+            while True:
+                await table.dirty.wait()
+                via_budget, via_token = self._busy_counts()
+                if self.public_token(table) is not None:
+                    interval = self.token_budget.redraw_interval(base, via_token)
+                else:
+                    interval = self.budget.redraw_interval(base, via_budget)
+                # A click's own answer goes out before the table message it changed (FOLLOW_S).
+                await asyncio.sleep(max(last + interval - time.monotonic(), FOLLOW_S))
+                table.dirty.clear()
+                last = time.monotonic()
+                if self.registry.closing:
+                    return
+                try:
+                    final = await self._redraw(table)
+                except (discord.HTTPException, RuntimeError):
+                    log.warning("redraw of table %s failed", table.id, exc_info=True)
+                    if table.status != TableStatus.RUNNING:  # the final standings must show: try again
+                        table.dirty.set()
+                        await asyncio.sleep(min(30.0, 2 * interval + 1))
+                        continue
+                    final = False
+                # A game that ended while this edit was on its way is drawn once more (its change set
+                # dirty again): the last edit must be the one with the final standings.
+                if final or (table.status != TableStatus.RUNNING and not table.dirty.is_set()):
+                    break
+            await asyncio.sleep(FINISHED_TTL_S)
+            if self.registry.tables.get(table.id) is table:
+                self.registry.tables.pop(table.id, None)
+        finally:  # nothing edits this table's message any more
+            self.tokens.pop(table.id, None)
+            self.views.pop(table.id, None)
+
 
     @staticmethod
     def _people_moved(table: Table, within_ms: float = 15_000) -> bool:
@@ -261,8 +274,8 @@ class DiscordMessenger:
                 return final
             except discord.HTTPException as exc:  # the token ran out (50027), the message is gone (10008)
                 log.info("table %s: its public token no longer edits the message (%s)", table.id, exc.code)
-                if table.public_token is token:
-                    table.public_token = None
+                if self.tokens.get(table.id) is token:
+                    self.tokens.pop(table.id, None)
                 await self.budget.acquire(urgent=urgent)
         if table.message_id is not None and not too_old:
             try:
@@ -283,7 +296,7 @@ class DiscordMessenger:
                 await self.budget.acquire()
                 await channel.get_partial_message(table.message_id).edit(view=None)
         table.message_id, table.message_posted_ms = message.id, posted_ms(message.id)
-        table.public_token = None  # it edits the old message
+        self.tokens.pop(table.id, None)  # it edits the old message
         await self.registry.storage.update_game(table.id, message_id=message.id)
         return final
 

@@ -14,7 +14,7 @@ from bot.engine.bots import Bot
 from bot.tables.race import RaceArbiter
 from bot.tables.timers import TimerBook
 
-__all__ = ["Seat", "Table", "TableStatus", "TableError", "OpenBoard", "PrivateNote", "PUBLIC_EVENTS_KEPT"]
+__all__ = ["Seat", "Table", "TableStatus", "TableError", "PrivateNote", "PUBLIC_EVENTS_KEPT"]
 
 PUBLIC_EVENTS_KEPT = 40
 """How many of its latest public events a table keeps (:attr:`Table.public_events`)."""
@@ -87,52 +87,6 @@ class PrivateNote:
     until_ms: float | None = None
 
 
-@dataclass
-class OpenBoard:
-    """A person's open private board: the latest interaction whose token can edit it.
-
-    An ephemeral message can only be edited through the token of the interaction that made or
-    last answered it, and that token lives 15 minutes (``docs/tables.md``, "Live boards").
-
-    Attributes
-    ----------
-    interaction:
-        What edits the board: an object with ``async edit_original_response(*, content, view)``
-        that goes through the token of the interaction whose original response is the board
-        (the Discord layer keeps just that token and the message id, not the whole interaction).
-    opened_ms:
-        When its token was received (monotonic milliseconds).
-    version:
-        The table version the board shows.
-    selection:
-        The board's selection token (a card picked, a step of a choice), kept across refreshes.
-    note, note_ms:
-        The line the last click added (a refusal, a race result) and when (monotonic ms); a
-        refresh keeps it for a few seconds.
-    warned:
-        Whether the board already says that it stops updating soon.
-    notes:
-        The private notes it shows (a note that expires makes it due for a refresh).
-    message_id:
-        The message the board is on, when Discord said which (a board sent anew); ``None`` when unknown.
-    face:
-        A digest of what its message shows apart from the table version in its custom ids, or
-        ``None`` when unknown: a refresh that would show the same is not sent (``docs/tables.md``,
-        "Live boards").
-    """
-
-    interaction: Any
-    opened_ms: float
-    version: int
-    selection: str | None = None
-    note: str = ""
-    note_ms: float = 0.0
-    warned: bool = False
-    notes: tuple[str, ...] = ()
-    face: bytes | None = None
-    message_id: int | None = None
-
-
 @dataclass(eq=False)
 class Table:
     """A table (one game) as the table service keeps it in memory.
@@ -194,17 +148,8 @@ class Table:
     timers: TimerBook = field(default_factory=TimerBook)
     last_move_ms: dict[str, float] = field(default_factory=dict)
     """Player id to when (monotonic ms) that player last moved, or was last given a fresh start."""
-    boards: dict[str, OpenBoard] = field(default_factory=dict)
-    """Player id to that person's open private board, refreshed as the table changes."""
     boards_dirty: asyncio.Event = field(default_factory=asyncio.Event)
-    public_token: Any = None
-    """What edits the public message through an interaction token (outside Discord's global limit),
-    or ``None``: kept by the Discord layer from the latest click on that message answered by
-    updating it or deferring that update, and good for 15 minutes (``docs/tables.md``, "Discord's
-    limits")."""
-    public_view: tuple[Any, Any] | None = None
-    """The public message's Discord view and what it was built from, reused while that stays the
-    same (the Discord layer's; ``None`` until the first redraw)."""
+    """Set by every change: the people's open boards (kept by the Discord side) may need a refresh."""
     revealed: tuple[str, int] = ("", 0)
     """The public story told step by step (:meth:`GameUI.story_steps <bot.tables.ui.GameUI.story_steps>`):
     its key and how many of its steps the table message shows so far."""

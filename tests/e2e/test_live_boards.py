@@ -87,7 +87,7 @@ async def test_a_refreshed_board_keeps_the_last_clicks_note(fake: FakeDiscord, w
             await fake.wait_for(lambda n=n: f"note {n}" in fake.message(board.id).content, timeout=10,
                                 what=f"the refresh with note {n}")
         assert len(fake.edits(via="interaction", message=board.id)) > edits + 1, "two refreshes after the click"
-        assert table.boards[seat.player_id].interaction is not None
+        assert bot.tables.boards.of(table)[seat.player_id].interaction is not None
         assert "Your Blitz pile" in fake.message(board.id).content
 
 
@@ -104,13 +104,13 @@ async def test_a_board_near_its_tokens_end_says_so_then_stops(fake: FakeDiscord,
                             what="the warning")
         await fake.wait_for(lambda: "no longer updates" in fake.message(board.id).content, timeout=3,
                             what="the last word")
-        await fake.wait_for(lambda: table.seats[0].player_id not in table.boards, timeout=2,
+        await fake.wait_for(lambda: table.seats[0].player_id not in bot.tables.boards.of(table), timeout=2,
                             what="the board to be forgotten before its token dies")
         assert fake.message(board.id).buttons, "its buttons still work: a click gives a fresh board"
         result = await fake.click(world.alice, board, fake.message(board.id).buttons[-1].custom_id)
         assert not result.failed
         # The bot keeps the board live once Discord has taken its answer.
-        await fake.wait_for(lambda: table.seats[0].player_id in table.boards, timeout=2,
+        await fake.wait_for(lambda: table.seats[0].player_id in bot.tables.boards.of(table), timeout=2,
                             what="the click's fresh token keeps it live again")
 
 
@@ -126,11 +126,11 @@ async def test_a_dismissed_board_is_forgotten(fake: FakeDiscord, world: World, t
         # A change on Alice's own board (the bot's moves may leave it as it was: no edit is sent then).
         table.private_notes.setdefault(table.seats[0].player_id, []).append(PrivateNote("📝 a change on the board"))
         table.bump()
-        await fake.wait_for(lambda: table.seats[0].player_id not in table.boards, timeout=10,
+        await fake.wait_for(lambda: table.seats[0].player_id not in bot.tables.boards.of(table), timeout=10,
                             what="the dismissed board to be dropped")
         again = (await fake.click(world.alice, lobby, "Open my board")).message
         assert "Your Blitz pile" in again.content
-        assert table.seats[0].player_id in table.boards
+        assert table.seats[0].player_id in bot.tables.boards.of(table)
 
 
 async def test_no_board_is_kept_for_a_spectator_or_after_the_seat_goes_to_a_bot(fake: FakeDiscord, world: World,
@@ -146,10 +146,11 @@ async def test_no_board_is_kept_for_a_spectator_or_after_the_seat_goes_to_a_bot(
         assert "not playing" in refused.content
         await fake.click(world.bob, lobby, "Open my board")
         bob = table.seat_of_user(world.bob.id).player_id
-        assert bob in table.boards
+        assert bob in bot.tables.boards.of(table)
         await fake.click(world.bob, lobby, "Leave game")
-        await fake.wait_for(lambda: bob not in table.boards, timeout=10, what="Bob's board to be dropped")
-        assert len(table.boards) <= 1
+        await fake.wait_for(lambda: bob not in bot.tables.boards.of(table), timeout=10,
+                            what="Bob's board to be dropped")
+        assert len(bot.tables.boards.of(table)) <= 1
 
 
 async def test_a_click_is_answered_before_the_redraws_it_causes(fake: FakeDiscord, world: World, tmp_path: Path,
@@ -216,9 +217,9 @@ async def test_a_move_that_leaves_a_board_as_it_was_sends_it_no_edit(fake: FakeD
             flip = next(b for b in board.buttons if b.label.startswith("Flip"))
             assert not (await fake.click(world.alice, board, flip.custom_id)).failed
         assert table.version >= drawn_at + 3
-        await fake.wait_for(lambda: table.boards[bob].version == table.version, timeout=5,
+        await fake.wait_for(lambda: bot.tables.boards.of(table)[bob].version == table.version, timeout=5,
                             what="a refresh pass over Bob's board")
-        await fake.wait_for(lambda: table.boards[alice].version == table.version, timeout=5,
+        await fake.wait_for(lambda: bot.tables.boards.of(table)[alice].version == table.version, timeout=5,
                             what="Alice's own board to be current")
         assert len(fake.edits(via="interaction", message=bobs.id)) == bob_edits, "nothing changed on Bob's board"
 
@@ -244,9 +245,9 @@ async def test_a_game_that_ends_while_the_table_message_is_edited_is_drawn_once_
         await asyncio.sleep(0.6)  # every redraw of the start is done
         owner: type = PublicToken if route == "token" else discord.PartialMessage
         if route == "channel":
-            table.public_token = None
+            bot.tables.messages.tokens.pop(table.id, None)
         else:
-            assert isinstance(table.public_token, PublicToken)
+            assert isinstance(bot.tables.messages.tokens.get(table.id), PublicToken)
         edit, ended = owner.edit, []
 
         async def ending_meanwhile(self: object, **kwargs: object) -> object:

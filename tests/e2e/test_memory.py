@@ -50,9 +50,10 @@ async def test_a_live_board_keeps_its_token_not_the_interaction(fake: FakeDiscor
         table = bot.tables.tables[1]
         bob = table.seat_of_user(world.bob.id).player_id
         alice = table.seat_of_user(world.alice.id).player_id
-        bob_board = table.boards[bob]
+        bob_board = bot.tables.boards.of(table)[bob]
         assert not isinstance(bob_board.interaction, discord.Interaction)
-        assert isinstance(table.boards[alice].interaction, discord.Interaction), "updated by her Flip click"
+        assert isinstance(bot.tables.boards.of(table)[alice].interaction, discord.Interaction), \
+            "updated by her Flip click"
         version = table.version
         board = (await fake.click(world.alice, lobby, "Open my board")).message
         flip = next(b for b in board.buttons if b.label.startswith("Flip"))

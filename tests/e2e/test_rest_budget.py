@@ -68,13 +68,14 @@ async def test_a_table_a_person_clicked_is_redrawn_through_that_clicks_token(fak
 
         await fake.wait_for(lambda: len(redraws("interaction")) >= 3, timeout=10, what="redraws through the token")
         assert not redraws("channel"), "no redraw used the bot's route (the global limit)"
-        kept = table.public_token
+        kept = bot.tables.messages.tokens.get(table.id)
         board = await fake.click(user, fake.message(table.message_id), "Open my board")
-        assert board.ephemeral and table.public_token is kept, "a board's answer is not the table message's token"
+        assert board.ephemeral and bot.tables.messages.tokens.get(table.id) is kept, \
+            "a board's answer is not the table message's token"
 
         expected_errors.append(r"50027")
         fake.token_lifetime_s = 0  # Discord refuses the token from now on
         refused = fake.now_ms()
         await fake.wait_for(lambda: len(redraws("channel")) >= 2, timeout=10, what="redraws through the bot's route")
-        assert table.public_token is None
+        assert bot.tables.messages.tokens.get(table.id) is None
         assert not [t for t in redraws("interaction") if t > refused], "no edit went through the refused token"
