@@ -61,7 +61,7 @@ from typing import Any
 import aiohttp
 from _children import ROOT, Child, child_env, error_kinds, host_cpu, spawn  # bench/, beside this file
 
-from bot.engine import IllegalAction, game_module
+from bot.engine import IllegalAction, get_game
 from bot.storage import Storage
 from sandbox import FakeChannel, FakeDiscord, FakeUser, InteractionResult
 
@@ -84,10 +84,10 @@ def simulate(seed: int, seats: int, moves: int) -> Log | None:
     """*moves* accepted actions of a game dealt from *seed*, every seat played by the greedy bot;
     ``None`` when the game ends or stalls first.
     """
-    module = game_module(KIND)
+    game = get_game(KIND)
     players = [f"s{i}" for i in range(seats)]
-    engine = module.ENGINE.new(players, seed=seed, options=OPTIONS)
-    bot_cls = next(iter(module.BOTS.values()))
+    engine = game.engine.new(players, seed=seed, options=OPTIONS)
+    bot_cls = next(iter(game.bots.values()))
     bots = {p: bot_cls(p, random.Random(seed * 31 + i)) for i, p in enumerate(players)}
     for p, b in bots.items():
         b.observe([e for e in engine.setup_events if e.visible_to(p)])
@@ -165,7 +165,7 @@ async def build(fake: FakeDiscord, path: Path, games: list[tuple[int, Log]], per
     """|coro| The world (guild, channels, people, threads, table messages) and the database of *games*."""
     guild = fake.add_guild("Bench")
     channels = [fake.add_channel(guild, f"games-{i}") for i in range(CHANNELS)]
-    bot_name = next(iter(game_module(KIND).BOTS))
+    bot_name = next(iter(get_game(KIND).bots))
     places = []
     async with aiohttp.ClientSession(headers={"Authorization": f"Bot {fake.token}"}) as http, \
             Storage.open(path) as storage:

@@ -109,11 +109,11 @@ def simulate_parser(kind: str) -> argparse.ArgumentParser:
     KeyError
         *kind* is not a registered game.
     """
-    from bot.engine import game_module
+    from bot.engine import get_game
 
-    module = game_module(kind)
-    engine = module.ENGINE
-    bots = list(getattr(module, "BOTS", {}))
+    game = get_game(kind)
+    engine = game.engine
+    bots = list(game.bots)
     parser = argparse.ArgumentParser(prog=f"parlor simulate {kind}",
                                      description=f"Play bot-only {engine.title or kind} games offline.")
     parser.add_argument("--players", type=int, default=engine.min_players if engine.min_players == engine.max_players
@@ -142,13 +142,13 @@ def simulate_parser(kind: str) -> argparse.ArgumentParser:
 def run_simulation(kind: str, argv: Sequence[str], out: typing.TextIO | None = None) -> int:
     """Run ``parlor simulate KIND`` with *argv*, printing to *out* (default stdout); returns the exit status."""
     out = out or sys.stdout
-    from bot.engine import game_module
+    from bot.engine import get_game
     from bot.engine.simulate import bot_classes_for, figures_of, play_game, summarize
 
     parser = simulate_parser(kind)
     args = parser.parse_args(argv)
-    module = game_module(kind)
-    engine_cls = module.ENGINE
+    game = get_game(kind)
+    engine_cls = game.engine
     if not engine_cls.min_players <= args.players <= engine_cls.max_players:
         parser.error(f"--players: {engine_cls.title or kind} takes {engine_cls.min_players}-"
                      f"{engine_cls.max_players} players, got {args.players}")
@@ -164,8 +164,8 @@ def run_simulation(kind: str, argv: Sequence[str], out: typing.TextIO | None = N
         for i in range(args.games):
             seed = args.seed + i
             rec = play_game(engine_cls, players, seed=seed, options=options,
-                            bot_classes=bot_classes_for(module, args.bot, args.players),
-                            figures=figures_of(module))
+                            bot_classes=bot_classes_for(game, args.bot, args.players),
+                            figures=figures_of(game))
             records.append(rec)
             if args.verbose:
                 from bot.engine.narrate import play_by_play

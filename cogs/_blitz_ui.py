@@ -19,13 +19,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from bot.engine import Action, Event
+from bot.engine import GAMES, Action, Event
 from bot.games.blitz.narrate import blitz_reason, showdown_reason
 from bot.tables import GameUI, Table
 from bot.tables.cards import NO_CARD, playing_card
 from bot.tables.codec import codec_for
 from bot.tables.ui import Board, BoardButton, fit_label
-from cogs._rules import SUMMARIES
 
 __all__ = ["BlitzUI", "LAST_MOVES"]
 
@@ -63,7 +62,7 @@ class BlitzUI(GameUI):
 
     def how_to_play(self, table: Table) -> str:
         """The rules in short and how the hand works (the "How to play" button)."""
-        return (f"**How to play Blitz (31)**\n{SUMMARIES['blitz']}\n\n**On Discord**: press **Open my hand** for "
+        return (f"**How to play Blitz (31)**\n{GAMES['blitz'].summary}\n\n**On Discord**: press **Open my hand** for "
                 "your private hand (only you see it) with its value. On your turn it offers **Knock** (when you "
                 "may), **Draw from the stock** and **Take** the card on top of the discard pile; after drawing, "
                 "**Discard** one of your four cards (each button says what your hand is worth without it). The "

@@ -17,11 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine import Action, Event
+from bot.engine import GAMES, Action, Event
 from bot.games.blitzkrieg.scenarios import SCENARIOS
 from bot.tables import GameUI, Table
 from bot.tables.ui import fit_label
-from cogs._rules import SUMMARIES
 
 __all__ = ["BlitzkriegUI", "PACES"]
 
@@ -63,7 +62,7 @@ class BlitzkriegUI(GameUI):
 
     def how_to_play(self, table: Table) -> str:
         """The rules in short and how the table works (the "How to play" button)."""
-        return (f"**How to play Blitzkrieg**\n{SUMMARIES['blitzkrieg']}\n\n**On Discord**: press **Open my board** "
+        return (f"**How to play Blitzkrieg**\n{GAMES['blitzkrieg'].summary}\n\n**On Discord**: press **Open my board** "
                 "for your private board and click **Battle!** to turn your top card; the battle is told on the "
                 "table message step by step. When a battle asks you to choose (Cold War, Napoleon, the clock) the "
                 "buttons appear on your board, for you only; your Cold War hand is shown there and nowhere else. "

@@ -16,11 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.engine import Action
+from bot.engine import GAMES, Action
 from bot.tables import GameUI, Table, TableError
 from bot.tables.cards import blitz_card
 from bot.tables.ui import Board, BoardButton, Click
-from cogs._rules import SUMMARIES
 
 __all__ = ["DutchBlitzUI"]
 
@@ -49,7 +48,8 @@ class DutchBlitzUI(GameUI):
 
     def how_to_play(self, table: Table) -> str:
         """The rules in short and how the board works (the "How to play" button)."""
-        return (f"**How to play Dutch Blitz**\n{SUMMARIES['dutch-blitz']}\n\n**On Discord**: press **Open my board** "
+        summary = GAMES["dutch-blitz"].summary
+        return (f"**How to play Dutch Blitz**\n{summary}\n\n**On Discord**: press **Open my board** "
                 "for your private board (only you see it). A card that fits a Dutch pile is blue: click it to play "
                 "it there. Click any other card to pick it, then the Post pile it goes on. **Flip** turns three "
                 "cards from your hand onto your Wood pile; **Shift** helps when you are stuck. Two players on one "

@@ -27,14 +27,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from bot.engine import Action, Event
+from bot.engine import GAMES, Action, Event
 from bot.engine.narrate import narrate
 from bot.tables import GameUI, Table, TableError
 from bot.tables.cards import playing_card
 from bot.tables.codec import codec_for
 from bot.tables.picker import BUTTONS_MAX, Picker
 from bot.tables.ui import Board, BoardButton, fit_label
-from cogs._rules import SUMMARIES
 
 __all__ = ["DutchUI", "LAST_MOVES", "BACK"]
 
@@ -101,7 +100,7 @@ class DutchUI(GameUI):
 
     def how_to_play(self, table: Table) -> str:
         """The rules in short and how the table works (the "How to play" button)."""
-        return (f"**How to play Dutch**\n{SUMMARIES['dutch']}\n\n**On Discord**: press **Open my hand** for your "
+        return (f"**How to play Dutch**\n{GAMES['dutch'].summary}\n\n**On Discord**: press **Open my hand** for your "
                 "private hand (only you see it). Your cards lie face down, yours too: a look shows a card to you "
                 "alone for a few seconds, then it is hidden again, so remember it. On your turn press **Draw**; "
                 "the drawn card shows on your hand only: **Discard** it or **Swap** it into one of your cards. "

@@ -9,12 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import REGISTRY, game_module
+from bot.engine import GAMES, REGISTRY, get_game
 from bot.engine.options import describe_options
 from bot.tables import TableError
 from bot.tables.components import COMPONENTS
 from bot.tables.text import fit_text
-from cogs._rules import SUMMARIES
 
 if TYPE_CHECKING:
     from bot.client import ParlorBot
@@ -42,15 +41,15 @@ class TablesCog(commands.Cog):
     async def games(self, interaction: discord.Interaction) -> None:
         """List the games Parlor can host."""
         lines = []
-        for kind, engine in sorted(REGISTRY.items()):
+        for kind, game in sorted(GAMES.items()):
             how = (f"`/{kind} new`" if kind in self.bot.tables.uis
                    else f"its Discord table is coming; try it offline with `parlor simulate {kind}`")
-            lines.append(f"**{engine.title or kind}** — {engine.min_players}–{engine.max_players} players · {how}")
+            lines.append(f"**{game.title}** — {game.players_text} players · {how}")
         await interaction.response.send_message("\n".join(lines) or "No games are installed.", ephemeral=True)
 
     @app_commands.command(name="rules")
     @app_commands.describe(game="Which game")
-    @app_commands.choices(game=[app_commands.Choice(name=e.title or k, value=k) for k, e in sorted(REGISTRY.items())])
+    @app_commands.choices(game=[app_commands.Choice(name=g.title, value=k) for k, g in sorted(GAMES.items())])
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         """A short summary of a game's rules and its table options."""
         await interaction.response.send_message(rules_text(game.value), ephemeral=True)
@@ -129,13 +128,11 @@ class TablesCog(commands.Cog):
 
 
 def rules_text(kind: str) -> str:
-    """The /rules answer for *kind*: its summary (``cogs/_rules.py``) and its options with defaults."""
-    module = game_module(kind)
-    engine = module.ENGINE
-    summary = SUMMARIES.get(kind) or (module.__doc__ or "").strip().split("\n\n")[0]
+    """The /rules answer for *kind*: its declared summary and its options with defaults."""
+    game = get_game(kind)
     options = "\n".join(f"• `{s.name}` — {s.help}; {s.allowed} (default {s.default!r})"
-                        for s in describe_options(engine.Options))
-    text = (f"**{engine.title or kind}** ({engine.min_players}–{engine.max_players} players)\n{summary}\n\n"
+                        for s in describe_options(game.engine.Options))
+    text = (f"**{game.title}** ({game.players_text} players)\n{game.summary}\n\n"
             f"**Table options**:\n{options or 'none'}")
     return fit_text(text)
 

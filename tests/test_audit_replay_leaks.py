@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from bot.engine import REGISTRY, game_module
+from bot.engine import REGISTRY, get_game
 from bot.engine.cards import BlitzCard, Card
 from bot.engine.narrate import play_by_play
 from tests.e2e.ui_conformance import card_ids, engine_cards
@@ -40,7 +40,7 @@ def played_log(kind: str, options: dict[str, Any], seed: int, players: int = 3) 
     engine_cls = REGISTRY[kind]
     names = [f"p{i}" for i in range(players)]
     engine = engine_cls.new(names, seed=seed, options=options)
-    bots_by_name = game_module(kind).BOTS
+    bots_by_name = get_game(kind).bots
     bots = {p: next(iter(bots_by_name.values()))(p, Random(seed * 10 + i)) for i, p in enumerate(names)}
     rng = Random(seed)
     for _ in range(30_000):

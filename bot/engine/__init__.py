@@ -1,9 +1,11 @@
 """Parlor's shared engine core: cards, the engine protocol, the registry and the bot interface.
 
-``REGISTRY`` maps each landed game's kind name to its engine class. It is filled by discovering
-the packages under :mod:`bot.games`: every package that exports ``ENGINE`` (an
-:class:`~bot.engine.core.Engine` subclass) is registered under ``ENGINE.kind``. Generic code
-(tables, conformance tests, the simulator, benchmarks) looks games up here and never names one.
+``GAMES`` maps each installed game's kind name to its declaration (:class:`~bot.engine.game.Game`),
+and ``REGISTRY`` to its engine class. Both are filled on first use from the ``parlor.games``
+entry-point group (``importlib.metadata``): Parlor's own games are declared in its
+``pyproject.toml``, and a game shipped in a distribution of its own declares itself the same way.
+Generic code (tables, conformance tests, the simulator, benchmarks) looks games up here and never
+names one.
 
 >>> import bot.engine
 >>> all(cls.kind == kind for kind, cls in bot.engine.REGISTRY.items())
@@ -12,13 +14,12 @@ True
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Callable, Iterator, MutableMapping
-from types import ModuleType
+from importlib.metadata import entry_points
 from typing import Any
 
 from bot.engine.core import SIMULTANEOUS, TURNS, Action, Engine, Event, IllegalAction, Result, TimedRule, canonical
+from bot.engine.game import Game
 
 __all__ = [
     "Action",
@@ -31,25 +32,37 @@ __all__ = [
     "TURNS",
     "SIMULTANEOUS",
     "REGISTRY",
-    "game_module",
+    "GAMES",
+    "GAMES_GROUP",
+    "Game",
+    "get_game",
     "get_engine",
 ]
 
 
-def _discover() -> dict[str, ModuleType]:
-    import bot.games
+GAMES_GROUP = "parlor.games"
+"""The entry-point group games declare themselves in: ``kind = "package.module:GAME"``."""
 
-    found: dict[str, ModuleType] = {}
-    for info in sorted(pkgutil.iter_modules(bot.games.__path__), key=lambda i: i.name):
-        if not info.ispkg or info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"bot.games.{info.name}")
-        engine = getattr(module, "ENGINE", None)
-        if engine is None:
-            continue
-        if engine.kind in found:
-            raise RuntimeError(f"two game packages register kind {engine.kind!r}")
-        found[engine.kind] = module
+
+def _discover() -> dict[str, Game]:
+    """Every game declared in the :data:`GAMES_GROUP` entry points, by kind.
+
+    Raises
+    ------
+    RuntimeError
+        An entry point does not name a :class:`~bot.engine.game.Game`, its name is not the game's
+        kind, or two declare the same kind.
+    """
+    found: dict[str, Game] = {}
+    for point in sorted(entry_points(group=GAMES_GROUP), key=lambda p: p.name):
+        game = point.load()
+        if not isinstance(game, Game):
+            raise RuntimeError(f"entry point {point.name} = {point.value!r} of {GAMES_GROUP} is not a Game")
+        if game.kind != point.name:
+            raise RuntimeError(f"entry point {point.name!r} of {GAMES_GROUP} declares kind {game.kind!r}")
+        if game.kind in found:
+            raise RuntimeError(f"two entry points of {GAMES_GROUP} declare kind {game.kind!r}")
+        found[game.kind] = game
     return found
 
 
@@ -86,24 +99,25 @@ class _Lazy(MutableMapping[str, Any]):
         return repr(self._d())
 
 
-_MODULES: MutableMapping[str, ModuleType] = _Lazy(_discover)
+GAMES: MutableMapping[str, Game] = _Lazy(_discover)
+"""Kind name (``dutch-blitz``, ``blitzkrieg``, ``dutch``, ``blitz``) to the game's declaration (filled on first use)."""
 
-REGISTRY: MutableMapping[str, type[Engine]] = _Lazy(lambda: {kind: m.ENGINE for kind, m in _MODULES.items()})
-"""Kind name (``dutch-blitz``, ``blitzkrieg``, ``dutch``, ``blitz``) to engine class (filled on first use)."""
+REGISTRY: MutableMapping[str, type[Engine]] = _Lazy(lambda: {kind: g.engine for kind, g in GAMES.items()})
+"""Kind name to engine class (filled on first use, from :data:`GAMES`)."""
 
 
-def game_module(kind: str) -> ModuleType:
-    """The package of game *kind* (it exports ``ENGINE``, ``BOTS`` and optionally ``figures``).
+def get_game(kind: str) -> Game:
+    """The declaration of game *kind*.
 
     Raises
     ------
     KeyError
-        No game of that kind has landed; the message lists the known kinds.
+        No game of that kind is installed; the message lists the known kinds.
     """
     try:
-        return _MODULES[kind]
+        return GAMES[kind]
     except KeyError:
-        raise KeyError(f"unknown game {kind!r}; known games: {sorted(_MODULES)}") from None
+        raise KeyError(f"unknown game {kind!r}; known games: {sorted(GAMES)}") from None
 
 
 def get_engine(kind: str) -> type[Engine]:
@@ -112,7 +126,6 @@ def get_engine(kind: str) -> type[Engine]:
     Raises
     ------
     KeyError
-        No game of that kind has landed.
+        No game of that kind is installed.
     """
-    engine: type[Engine] = game_module(kind).ENGINE
-    return engine
+    return get_game(kind).engine

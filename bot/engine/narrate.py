@@ -23,12 +23,10 @@ def narrate(kind: str, event: Event, name: Namer = str) -> str:
     """One line in words for *event* of game *kind*: ``""`` for an event its game leaves untold, and a
     plain line (type and data) for one its game does not word (or a game without a narrator).
     """
-    from bot.engine import game_module
+    from bot.engine import GAMES
 
-    try:
-        words = getattr(game_module(kind), "narrate", None)
-    except KeyError:  # a game outside the registry (a test-only game)
-        words = None
+    game = GAMES.get(kind)  # None: a game outside the registry (a test-only game)
+    words = game.narrate if game is not None else None
     line = words(event, name) if words is not None else None  # "" means: nothing worth a line
     if line is not None:
         return str(line)

@@ -32,6 +32,7 @@ from typing import Any
 
 from bot.engine.bots import Bot, Pacing
 from bot.engine.core import Action, Engine, Event, IllegalAction
+from bot.engine.game import Game
 
 __all__ = ["GameRecord", "Match", "head_to_head", "play_game", "summarize"]
 
@@ -364,24 +365,24 @@ def summarize(records: Sequence[GameRecord]) -> dict[str, Any]:
     }
 
 
-def figures_of(module: Any) -> Any:
-    """The ``figures`` hook of a game package, or ``None``."""
-    return getattr(module, "figures", None)
+def figures_of(game: Game) -> Any:
+    """The ``figures`` hook of *game*'s declaration, or ``None``."""
+    return game.figures
 
 
-def bot_classes_for(module: Any, name: str | None, seats: int) -> list[type[Bot]]:
-    """The bot class *name* (default: the package's first) of a game package, once per seat.
+def bot_classes_for(game: Game, name: str | None, seats: int) -> list[type[Bot]]:
+    """The bot class *name* (default: the game's first, strongest) of *game*, once per seat.
 
     Raises
     ------
     KeyError
-        The package has no bot of that name; the message lists its bots.
+        The game has no bot of that name; the message lists its bots.
     """
-    bots: Mapping[str, type[Bot]] = getattr(module, "BOTS", {})
+    bots: Mapping[str, type[Bot]] = game.bots  # type: ignore[assignment]  # bot classes, by the declaration
     if not bots:
-        raise KeyError(f"game {module.ENGINE.kind!r} has no bots")
+        raise KeyError(f"game {game.kind!r} has no bots")
     if name is None:
         name = next(iter(bots))
     if name not in bots:
-        raise KeyError(f"game {module.ENGINE.kind!r} has no bot {name!r}; bots: {sorted(bots)}")
+        raise KeyError(f"game {game.kind!r} has no bot {name!r}; bots: {sorted(bots)}")
     return [bots[name]] * seats

@@ -222,10 +222,10 @@ class RatingService:
 
 
 def registry_bot_orders() -> dict[str, list[str]]:
-    """Each registered game's bots, strongest first (its ``BOTS`` order), for :class:`RatingService`."""
-    from bot.engine import REGISTRY, game_module
+    """Each registered game's bots, strongest first (its declaration's order), for :class:`RatingService`."""
+    from bot.engine import GAMES
 
-    return {kind: list(getattr(game_module(kind), "BOTS", {})) for kind in REGISTRY}
+    return {kind: list(game.bots) for kind, game in GAMES.items()}
 
 
 def _triple(book: RatingBook, key: str) -> tuple[float, float, int]:

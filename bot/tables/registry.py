@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.engine import REGISTRY, Engine, game_module
+from bot.engine import GAMES, Engine
 from bot.engine.bots import Bot
 from bot.tables.core import Actor
 from bot.tables.race import Outcome
@@ -82,9 +82,10 @@ class TableRegistry:
         ui:
             The game's rendering.
         engine:
-            The engine class; default ``bot.engine.REGISTRY[ui.kind]`` (tests pass a test-only game).
+            The engine class; default the declared game's (``bot.engine.GAMES[ui.kind]``; tests pass
+            a test-only game).
         bots:
-            Bot name to class; default the game package's ``BOTS``.
+            Bot name to class; default the declared game's.
 
         Raises
         ------
@@ -92,8 +93,8 @@ class TableRegistry:
             No engine of that kind is registered.
         """
         if engine is None:
-            engine = REGISTRY[ui.kind]
-            bots = dict(getattr(game_module(ui.kind), "BOTS", {})) if bots is None else bots
+            game = GAMES[ui.kind]
+            engine, bots = game.engine, dict(game.bots) if bots is None else bots
         self.uis[ui.kind] = ui
         self.engines[ui.kind] = (engine, dict(bots or {}))
 

@@ -17,6 +17,7 @@ from typing import Any
 from bot.engine.bots import Bot
 from bot.engine.cards import Card, shuffled, standard_deck
 from bot.engine.core import Action, Engine, Event, IllegalAction, Result
+from bot.engine.game import Game
 from bot.engine.options import check_options, option
 
 
@@ -109,6 +110,11 @@ class LowestBot(Bot):
 
 
 BOTS = {"lowest": LowestBot}
+
+GAME = Game(engine=HighCard, bots=BOTS, summary="Everyone plays a card; the highest takes the trick.",
+            ui="tests.e2e._sample_cog:HighCardUI", command="Play High card", quick_options={"tricks": 1},
+            figures=lambda engine, events: {"tricks": engine.tricks_done})
+"""The sample game's one declaration, as a game of its own distribution would make it (``bot.engine.game``)."""
 
 
 # ---------------------------------------------------------------- broken variants (must fail)

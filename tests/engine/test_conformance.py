@@ -50,7 +50,7 @@ def test_simulator_reports_a_game_stopped_at_its_safety_limit_and_goes_on():
     class Short(dutch_blitz.ENGINE):  # type: ignore[misc,valid-type]
         max_actions = 50
 
-    bots = bot_classes_for(dutch_blitz, None, 2)
+    bots = bot_classes_for(dutch_blitz.GAME, None, 2)
     records = [play_game(Short, ["a", "b"], seed=s, bot_classes=bots) for s in (1, 2)]
     assert all(r.stopped and "no end after" in r.stopped for r in records)
     summary = summarize(records)

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from bot.engine import REGISTRY, game_module
+from bot.engine import REGISTRY, get_game
 from bot.engine.bots import Bot
 from bot.engine.core import Action, Engine, Event
 from bot.engine.simulate import play_game
@@ -133,11 +133,11 @@ def _handing_engine(engine_cls: type[Engine], checked: type[Bot]) -> type[Engine
 @pytest.mark.parametrize(("kind", "options"), BOT_GAMES)
 def test_can_act_agrees_with_legal_actions_in_bot_games(kind: str, options: dict[str, Any] | None) -> None:
     """Every state of a few seeded games between each of the game's bots."""
-    module = game_module(kind)
+    game = get_game(kind)
     engine_cls = _checking_engine(REGISTRY[kind])
     seats = min(4, engine_cls.max_players)
     players = [f"p{i}" for i in range(seats)]
-    for name, bot_cls in module.BOTS.items():
+    for name, bot_cls in game.bots.items():
         for seed in SEEDS:
             record = play_game(engine_cls, players, seed=seed, bot_classes=[bot_cls] * seats, options=options)
             assert record.stopped is None, f"{kind}/{name} seed {seed}: {record.stopped}"
@@ -174,11 +174,11 @@ def _plays_the_same_games(kind: str, options: dict[str, Any] | None,
                           checking: Callable[[type[Bot]], type[Bot]]) -> None:
     """Every bot of *kind*, wrapped by *checking* (which proves its answers as it plays), plays the
     seeded games exactly as the plain bot does."""
-    module = game_module(kind)
+    game = get_game(kind)
     engine_cls = REGISTRY[kind]
     seats = min(4, engine_cls.max_players)
     players = [f"p{i}" for i in range(seats)]
-    for name, bot_cls in module.BOTS.items():
+    for name, bot_cls in game.bots.items():
         checked = checking(bot_cls)
         recorded = _handing_engine(engine_cls, checked)
         for seed in SEEDS:
@@ -200,8 +200,8 @@ def test_the_dutch_bots_skip_most_asks_out_of_turn() -> None:
     the simulator does not even ask an idle bot (:meth:`~bot.engine.bots.Bot.is_idle`), and of the asks left,
     :meth:`~bot.engine.bots.Bot.chooses_nothing` answers some; each answer is proved.
     """
-    module = game_module("dutch")
-    plain = module.BOTS["perfect"]
+    game = get_game("dutch")
+    plain = game.bots["perfect"]
     checked = _idle_checking_bot(_checking_bot(plain), plain)
     play_game(_handing_engine(REGISTRY["dutch"], checked), ["a", "b", "c", "d"], seed=1, bot_classes=[checked] * 4)
     assert checked.proved + checked.idled > 1000  # type: ignore[attr-defined]
@@ -249,8 +249,8 @@ def test_choose_lazily_chooses_as_choose_does(kind: str, options: dict[str, Any]
 
 def test_the_dutch_blitz_bots_choose_most_moves_without_the_view() -> None:
     """The greedy Dutch Blitz bot makes most of its choices from its legal actions alone (the point of the hook)."""
-    module = game_module("dutch-blitz")
-    checked = _lazy_checking_bot(module.BOTS["greedy"])
+    game = get_game("dutch-blitz")
+    checked = _lazy_checking_bot(game.bots["greedy"])
     play_game(_handing_engine(REGISTRY["dutch-blitz"], checked), ["a", "b", "c", "d"], seed=1,
               bot_classes=[checked] * 4)
     assert checked.blind > 500  # type: ignore[attr-defined]

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import REGISTRY, game_module
+from bot.engine import REGISTRY, get_game
 from bot.engine.narrate import narrate, play_by_play, visible_events
 from bot.engine.simulate import bot_classes_for, play_game
+from tests.quick import quick_options
 
 GAMES = ["dutch-blitz", "dutch", "blitz", "blitzkrieg"]
-QUICK = {"dutch-blitz": {"target": 5}, "dutch": {"target": 30}, "blitz": {"lives": 2}, "blitzkrieg": {}}
 
 
 def _game(kind: str, seed: int = 3):
-    module = game_module(kind)
+    game = get_game(kind)
     players = ["ann", "bob"] if kind == "blitzkrieg" else ["ann", "bob", "cy"]
-    return play_game(REGISTRY[kind], players, seed=seed, bot_classes=bot_classes_for(module, None, len(players)),
-                     options=QUICK[kind])
+    return play_game(REGISTRY[kind], players, seed=seed, bot_classes=bot_classes_for(game, None, len(players)),
+                     options=quick_options(kind))
 
 
 @pytest.mark.parametrize("kind", GAMES)

@@ -12,13 +12,13 @@ import random
 
 import pytest
 
-from bot.engine import REGISTRY, game_module
+from bot.engine import REGISTRY, get_game
 
 
 @pytest.mark.parametrize("kind", sorted(REGISTRY))
 def test_a_pickled_engine_and_its_bots_play_on_exactly_as_the_original(kind: str) -> None:
     engine_cls = REGISTRY[kind]
-    bots = getattr(game_module(kind), "BOTS", {})
+    bots = get_game(kind).bots
     players = [f"p{i}" for i in range(min(4, engine_cls.max_players))]
     engine = engine_cls.new(players, seed=11, options=engine_cls.conformance_options, keep_log=False)
     rng = random.Random(3)

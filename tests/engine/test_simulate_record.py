@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
-from bot.engine import REGISTRY, game_module
+from bot.engine import REGISTRY, get_game
 from bot.engine.core import Event
 from bot.engine.simulate import GameRecord, bot_classes_for, figures_of, play_game
 from bot.games import dutch
+from tests.quick import quick_options
 
 GAMES = ["dutch-blitz", "dutch", "blitz", "blitzkrieg"]
-QUICK = {"dutch-blitz": {"target": 5}, "dutch": {"target": 30}, "blitz": {"lives": 2}, "blitzkrieg": {}}
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -31,10 +31,10 @@ def _same(a: Any, b: Any) -> bool:
 def test_a_records_events_are_the_games_events_exactly(kind: str) -> None:
     """``record.events`` gives back every event of the game, in order, types and data exactly as the
     engine made them (a replay of the log makes them again), as a fresh list on each read."""
-    module = game_module(kind)
+    game = get_game(kind)
     players = ["ann", "bob"] if kind == "blitzkrieg" else ["ann", "bob", "cy"]
-    record = play_game(REGISTRY[kind], players, seed=5, bot_classes=bot_classes_for(module, None, len(players)),
-                       options=QUICK[kind], figures=figures_of(module))
+    record = play_game(REGISTRY[kind], players, seed=5, bot_classes=bot_classes_for(game, None, len(players)),
+                       options=quick_options(kind), figures=figures_of(game))
     log = record.engine.log()
     game = REGISTRY[kind].new(log["players"], seed=log["seed"], options=log["options"])
     made: list[Event] = []

@@ -71,18 +71,14 @@ def test_simulate_unknown_game_exits_2() -> None:
 @pytest.fixture
 def sample_registered(monkeypatch: pytest.MonkeyPatch) -> str:
     """Register the test-only sample game for the simulator."""
-    import types
-
     import bot.engine as engine
     from tests.engine import sample_game
 
-    module = types.SimpleNamespace(ENGINE=sample_game.HighCard, BOTS=sample_game.BOTS,
-                                   figures=lambda e, events: {"tricks": e.tricks_done})
-    # Fill both lazy registries before patching: REGISTRY is built from _MODULES on first use, so
+    # Fill both lazy registries before patching: REGISTRY is built from GAMES on first use, so
     # building it after the patch would take the sample game in for good (a later cog test then
-    # sees a game with no package).
+    # sees a game no cog serves).
     assert "high-card" not in engine.REGISTRY
-    monkeypatch.setitem(engine._MODULES, "high-card", module)
+    monkeypatch.setitem(engine.GAMES, "high-card", sample_game.GAME)
     monkeypatch.setitem(engine.REGISTRY, "high-card", sample_game.HighCard)
     return "high-card"
 
@@ -192,12 +188,12 @@ def test_replay_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     buffer, so the reader is gone before it is written)."""
     import asyncio
 
-    from bot.engine import REGISTRY, game_module
+    from bot.engine import REGISTRY, get_game
     from bot.engine.simulate import bot_classes_for, play_game
     from bot.storage import Storage
 
     kind = "dutch"
-    record = play_game(REGISTRY[kind], ["p0", "p1"], seed=5, bot_classes=bot_classes_for(game_module(kind), None, 2))
+    record = play_game(REGISTRY[kind], ["p0", "p1"], seed=5, bot_classes=bot_classes_for(get_game(kind), None, 2))
     db = tmp_path / "p.db"
 
     async def store() -> int:

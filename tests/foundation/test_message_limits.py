@@ -13,7 +13,7 @@ from random import Random
 
 import pytest
 
-from bot.engine import REGISTRY, game_module
+from bot.engine import REGISTRY, get_game
 from bot.tables.table import Seat, Table
 from bot.tables.text import CONTENT_MAX, fit_text
 from tests.e2e.ui_conformance import production_uis
@@ -51,7 +51,7 @@ def crowded_table(kind: str, seed: int) -> Table:
     fields = {f.name for f in dataclasses.fields(engine_cls.Options)}
     options = {k: v for k, v in SHORT_OPTIONS.get(kind, {}).items() if k in fields}
     count = engine_cls.max_players
-    bot_name = next(iter(game_module(kind).BOTS))
+    bot_name = next(iter(get_game(kind).bots))
     seats = [Seat(f"p{i}", 10**17 + i, None, f"{chr(65 + i)}" * 32) if i % 2 == 0
              else Seat(f"p{i}", None, bot_name, f"{chr(65 + i)}" * 32) for i in range(count)]
     table = Table(id=10**9, kind=kind, title=engine_cls.title, guild_id=1, channel_id=1, thread_id=1,
@@ -70,7 +70,7 @@ def test_every_game_writes_messages_that_fit_before_any_shortening(kind: str, se
     table = crowded_table(kind, seed)
     engine = table.engine
     assert engine is not None
-    bots = {s.player_id: game_module(kind).BOTS[s.bot_name or next(iter(game_module(kind).BOTS))](s.player_id,
+    bots = {s.player_id: get_game(kind).bots[s.bot_name or next(iter(get_game(kind).bots))](s.player_id,
                                                                                                   Random(i))
             for i, s in enumerate(table.seats)}
     rng = Random(seed)

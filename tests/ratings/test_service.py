@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot import cli
-from bot.engine import REGISTRY, game_module
+from bot.engine import REGISTRY, get_game
 from bot.engine.simulate import bot_classes_for, play_game
 from bot.ratings.service import THIRTY_DAYS_MS, RatingService
 from bot.storage import Storage
@@ -137,7 +137,7 @@ def test_replay_of_a_finished_dutch_blitz_game_reproduces_its_final_scores(tmp_p
     """`parlor replay GAME_ID` tells a stored game to its end, with the final totals of its stored result."""
     kind = "dutch-blitz"
     record = play_game(REGISTRY[kind], ["p0", "p1"], seed=5, options={"target": 10},
-                       bot_classes=bot_classes_for(game_module(kind), None, 2))
+                       bot_classes=bot_classes_for(get_game(kind), None, 2))
     db = tmp_path / "p.db"
 
     async def store() -> int:

@@ -8,6 +8,7 @@ Exports ``ENGINE`` (:class:`~bot.games.blitz.engine.BlitzEngine`), ``BOTS`` (nam
 
 from __future__ import annotations
 
+from bot.engine.game import Game
 from bot.games.blitz.bots import BOTS, EasyBot, HeuristicBot
 from bot.games.blitz.engine import BlitzEngine, BlitzOptions, hand_value
 from bot.games.blitz.figures import figures
@@ -16,5 +17,29 @@ from bot.games.blitz.narrate import narrate
 ENGINE = BlitzEngine
 """The engine class the registry picks up."""
 
-__all__ = ["narrate", "BOTS", "ENGINE", "BlitzEngine", "BlitzOptions", "EasyBot", "HeuristicBot", "figures",
-           "hand_value"]
+__all__ = ["GAME", "SUMMARY", "narrate", "BOTS", "ENGINE", "BlitzEngine", "BlitzOptions", "EasyBot", "HeuristicBot",
+           "figures", "hand_value"]
+
+SUMMARY = (
+    "Thirty-one. Each player holds three cards; a hand is worth its best one-suit total (Ace 11, faces "
+    "10), three of a kind 30. On your turn draw from the stock or the discard pile and discard one, or "
+    "**knock** instead of drawing: everyone else gets one more turn, then the lowest hand loses a life "
+    "(a knocker alone lowest loses two). Hitting 31 (**blitz**) ends the round at once and everyone "
+    "else loses a life. Four lives each; the last player with a life wins. On Discord: `/blitz new`, "
+    "then **Open my hand** for your cards, their value and your moves (Knock, Draw from the stock, Take "
+    "the discard, then Discard)."
+)
+"""What ``/rules`` and the table's "How to play" say first (``docs/rules/blitz.md`` has every rule)."""
+
+GAME = Game(
+    engine=ENGINE,
+    bots=BOTS,
+    summary=SUMMARY,
+    ui="cogs._blitz_ui:BlitzUI",
+    command="Play Blitz (31): draw, discard, knock, keep your lives",
+    quick_options={"lives": 1},  # one life: the first round decides
+    table_settings=("bot_speed",),
+    figures=figures,
+    narrate=narrate,
+)
+"""The game's one declaration (``bot.engine.game``), registered through the ``parlor.games`` entry point."""

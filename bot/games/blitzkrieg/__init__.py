@@ -6,11 +6,41 @@ first, the default; ``random``) and ``figures``.
 
 from __future__ import annotations
 
+from bot.engine.game import Game
 from bot.games.blitzkrieg.bots import HouseBot, RandomBot, figures
 from bot.games.blitzkrieg.engine import Blitzkrieg, BlitzkriegOptions
 from bot.games.blitzkrieg.narrate import narrate
 
-__all__ = ["narrate", "ENGINE", "BOTS", "figures", "Blitzkrieg", "BlitzkriegOptions", "HouseBot", "RandomBot"]
+__all__ = ["GAME", "SUMMARY", "narrate", "ENGINE", "BOTS", "figures", "Blitzkrieg", "BlitzkriegOptions", "HouseBot",
+           "RandomBot"]
 
 ENGINE = Blitzkrieg
 BOTS = {"house": HouseBot, "random": RandomBot}
+
+SUMMARY = (
+    "War for two, with twenty named special battles. Both players press **Battle!** to turn their top "
+    "card; the higher card wins both (the Ace beats everything in a plain battle) unless a special "
+    "battle applies: Classic War, Halfsies, Battalion, Crossing the Delaware, Napoleon, the King's "
+    "assassination, Helen of Troy, the Queen of Hearts, Cold War, the Diplomat's peace treaty, the "
+    "clock, the A-Bomb and more. A few of them let you choose (challenge or disarm, which face-down card "
+    "to turn). A player who runs out of cards, or cannot finish a battle, loses; an A-Bomb wins at once; "
+    "after `max_battles` the larger deck wins. On Discord: `/blitzkrieg new` (against a friend, or **Add bot** "
+    "for the house); each battle is told step by step on the table message; your choices and your Cold War "
+    "hand are on your own board. `pace:auto` turns the cards for you at a readable pace."
+)
+"""What ``/rules`` and the table's "How to play" say first (``docs/rules/blitzkrieg.md`` has every rule)."""
+
+GAME = Game(
+    engine=ENGINE,
+    bots=BOTS,
+    summary=SUMMARY,
+    ui="cogs._blitzkrieg_ui:BlitzkriegUI",
+    command="Play Blitzkrieg (War with special battles)",
+    quick_options={"max_battles": 40},  # forty battles, then the larger deck wins
+    table_settings=("pace", "bot_speed"),
+    opened=("a friend presses **Join** there, or press **Add bot** to play the house (playing it by "
+            "yourself is fun as well)."),
+    figures=figures,
+    narrate=narrate,
+)
+"""The game's one declaration (``bot.engine.game``), registered through the ``parlor.games`` entry point."""

@@ -1,5 +1,6 @@
 """Dutch, the memory card game (kind ``dutch``): engine, bots and figures (``docs/rules/dutch.md``)."""
 
+from bot.engine.game import Game
 from bot.games.dutch.bots import BOTS, ForgetfulBot, PerfectBot
 from bot.games.dutch.engine import DutchEngine, DutchOptions, card_value
 from bot.games.dutch.figures import figures
@@ -7,5 +8,33 @@ from bot.games.dutch.narrate import narrate
 
 ENGINE = DutchEngine
 
-__all__ = ["narrate", "ENGINE", "BOTS", "figures", "DutchEngine", "DutchOptions", "card_value", "PerfectBot",
-           "ForgetfulBot"]
+__all__ = ["GAME", "SUMMARY", "narrate", "ENGINE", "BOTS", "figures", "DutchEngine", "DutchOptions", "card_value",
+           "PerfectBot", "ForgetfulBot"]
+
+SUMMARY = (
+    "A memory game. Everyone holds face-down cards and looks at two of them once at the start; after "
+    "that you must remember. On your turn draw a card, then discard it or swap it blind into your hand. "
+    "Discarded powers: **J** look at any card, **Q** swap any two cards unseen, **K** two looks or swaps "
+    "(passive rules: any discarded J, Q or K; aggressive rules: only one drawn and discarded at once). "
+    "After any discard anyone may **jump in** with a card of the same rank (right: it is gone; wrong: "
+    "it is shown and you draw two). Aggressive rules: only the fastest jump-in counts, and you may jump "
+    "in with an adversary's card; play ends with the deck. Passive rules: call **Dutch** when you think "
+    "you are lowest; everyone else gets one more turn. Lowest hand wins (Ace 1, faces 10, Joker −1); "
+    "rounds add up to 100. On Discord: `/dutch new`, then **Open my hand** (a look hides itself again)."
+)
+"""What ``/rules`` and the table's "How to play" say first (``docs/rules/dutch.md`` has every rule)."""
+
+GAME = Game(
+    engine=ENGINE,
+    bots=BOTS,
+    summary=SUMMARY,
+    ui="cogs._dutch_ui:DutchUI",
+    command="Play Dutch, the memory card game",
+    # One round; no wait before a jump-in; a look lasts a second.
+    quick_options={"target": 1, "jump_in_grace_seconds": 0, "peek_seconds": 1},
+    table_settings=("race_window_ms", "bot_speed"),
+    variants={"aggressive": {"variant": "aggressive"}},
+    figures=figures,
+    narrate=narrate,
+)
+"""The game's one declaration (``bot.engine.game``), registered through the ``parlor.games`` entry point."""

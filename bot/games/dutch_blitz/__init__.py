@@ -73,13 +73,42 @@ total}``, ``ready {player, ready}``, ``game_over {winners, totals}``.
 
 from __future__ import annotations
 
+from bot.engine.game import Game
 from bot.games.dutch_blitz.bots import BOTS, EasyBot, GreedyBot
 from bot.games.dutch_blitz.engine import DutchBlitz
 from bot.games.dutch_blitz.figures import figures
 from bot.games.dutch_blitz.narrate import narrate
 from bot.games.dutch_blitz.options import DutchBlitzOptions
 
-__all__ = ["narrate", "ENGINE", "BOTS", "figures", "DutchBlitz", "DutchBlitzOptions", "GreedyBot", "EasyBot"]
+__all__ = ["GAME", "SUMMARY", "narrate", "ENGINE", "BOTS", "figures", "DutchBlitz", "DutchBlitzOptions", "GreedyBot",
+           "EasyBot"]
 
 ENGINE = DutchBlitz
 """The engine class the registry discovers."""
+
+SUMMARY = (
+    "Everyone plays at once. Race your cards onto shared **Dutch piles**: a pile starts with a 1 and "
+    "grows by one in the same colour up to 10. Only the tops of your **Blitz pile**, **Post piles** and "
+    "**Wood pile** are playable. Build your Post piles downward, alternating boys (🟥🟦) and girls "
+    "(🟨🟩); an emptied Post pile is refilled from your Blitz pile. **Flip** turns three cards from your "
+    "hand onto the Wood pile. The hand ends the moment someone empties their Blitz pile (**Blitz!**): "
+    "+1 for each of your cards on the Dutch piles, −2 for each card left in your Blitz pile. The game "
+    "ends after the hand in which someone reaches the target (75), or after 30 hands: the **highest "
+    "total** wins; a tie at the top plays another hand. Two players on one pile: the earlier "
+    "Discord timestamp wins, the other keeps their card."
+)
+"""What ``/rules`` and the table's "How to play" say first (``docs/rules/dutch-blitz.md`` has every rule)."""
+
+GAME = Game(
+    engine=ENGINE,
+    bots=BOTS,
+    summary=SUMMARY,
+    ui="cogs._dutch_blitz_ui:DutchBlitzUI",
+    command="Play Dutch Blitz",
+    # One hand decides; the host's End hand works after 1 s without a Dutch-pile play; whole Post piles may move.
+    quick_options={"target": 1, "max_hands": 1, "stuck_seconds": 1, "move_post_stacks": True},
+    table_settings=("race_window_ms", "bot_speed"),
+    figures=figures,
+    narrate=narrate,
+)
+"""The game's one declaration (``bot.engine.game``), registered through the ``parlor.games`` entry point."""

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.engine import REGISTRY, game_module
+from bot.engine import REGISTRY, get_game
 from bot.engine.simulate import play_game, summarize
 from bot.games.blitz import BOTS, ENGINE, EasyBot, HeuristicBot, figures
 from tests.games.blitz.helpers import players, position
@@ -20,7 +20,7 @@ def heuristic(player: str = "p0") -> HeuristicBot:
 
 def test_package_is_registered_with_heuristic_as_default_bot() -> None:
     """The registry finds kind 'blitz'; the first bot is 'heuristic', and 'easy' exists."""
-    assert REGISTRY["blitz"] is ENGINE and game_module("blitz").figures is figures
+    assert REGISTRY["blitz"] is ENGINE and get_game("blitz").figures is figures
     assert list(BOTS) == ["heuristic", "easy"]
 
 
