@@ -1,9 +1,11 @@
 """Drawing primitives of the card art: a supersampled canvas, Pillow's own font, shapes.
 
 Every card is drawn on a :class:`Canvas` :data:`SUPERSAMPLE` times larger than the picture asked
-for and then reduced with a Lanczos filter, which gives the polygons and ellipses (which Pillow
-draws without anti-aliasing) smooth edges. Coordinates given to a canvas are in *card units*: the
-card is 1.0 wide and :data:`ASPECT` high, so a drawing does not depend on the size it is drawn at.
+for and then reduced by averaging each square of SUPERSAMPLE × SUPERSAMPLE pixels (``Image.reduce``),
+which gives the polygons and ellipses (which Pillow draws without anti-aliasing) smooth edges; a
+Lanczos filter looked no better and took twice as long (``bench/render.py``). Coordinates given
+to a canvas are in *card units*: the card is 1.0 wide and :data:`ASPECT` high, so a drawing does
+not depend on the size it is drawn at.
 
 The only font is the one that ships with Pillow (``ImageFont.load_default(size=...)``, a scalable
 font since Pillow 10.1): no system font and no downloaded font is ever read, so the same card
@@ -190,8 +192,8 @@ class Canvas:
                     raise ValueError(f"unknown shape {kind!r}")
 
     def finish(self) -> Image.Image:
-        """The finished picture: the canvas reduced to ``(width, height)`` pixels, RGBA."""
-        return self.image.resize((self.width, self.height), Image.Resampling.LANCZOS)
+        """The finished picture, RGBA: the canvas reduced to ``(width, height)`` pixels, each the mean of its square."""
+        return self.image.reduce(SUPERSAMPLE)
 
 
 @functools.cache
