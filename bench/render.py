@@ -3,7 +3,7 @@
 Run: ``PYTHONPATH=. python bench/render.py [repeats]`` from the repository root. For each deck's
 sheet and a sample of single cards it prints the time to draw (cold: caches emptied; warm: cards
 already drawn), the time to write the PNG and its size; then every emoji's time and size.
-Targets (``docs/art.md``): a picture within 50 ms and 150 KB, an emoji within 256 KB (Discord's limit).
+Targets (``docs/art.md`` §3): a picture within 50 ms and 150 KB, an emoji within 256 KB (Discord's limit).
 """
 
 from __future__ import annotations

@@ -396,7 +396,7 @@ async def _migrate(config: Any) -> int:
 
 
 async def _sync(config: Any, guild_id: int | None) -> int:
-    """``parlor sync``: the slash commands, then the card emojis (``docs/art.md``); 2 when Discord refuses an emoji."""
+    """``parlor sync``: the slash commands, then the card emojis (``docs/art.md`` §6); 2 if Discord refuses one."""
     import discord
 
     from bot.client import apply_api_overrides, make_bot, open_storage

@@ -1,4 +1,4 @@
-"""``parlor sync``'s second half: the card pictures as the application's emojis (``docs/art.md``, "Sync").
+"""``parlor sync``'s second half: the card pictures as the application's emojis (``docs/art.md`` §6).
 
 Idempotent: the emojis that are there under this art version's names are kept, the missing ones
 uploaded, and ours of another art version (or of a name no card has now) deleted, the stale ones

@@ -1,4 +1,4 @@
-"""Every card of both decks by its key, drawn once per size and kept (``docs/art.md``).
+"""Every card of both decks by its key, drawn once per size and kept (``docs/art.md`` §3, §4).
 
 A *key* names one picture: the deck, a colon, and the card as the engine names it without what the
 picture does not show (a copy number, a Dutch Blitz card's owner):

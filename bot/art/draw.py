@@ -9,7 +9,7 @@ not depend on the size it is drawn at.
 
 The only font is the one that ships with Pillow (``ImageFont.load_default(size=...)``, a scalable
 font since Pillow 10.1): no system font and no downloaded font is ever read, so the same card
-gives the same pixels on every machine with the same Pillow (``docs/art.md``).
+gives the same pixels on every machine with the same Pillow (``docs/art.md`` §3).
 """
 
 from __future__ import annotations

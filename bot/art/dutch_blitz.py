@@ -7,7 +7,7 @@ seen to be known. Beside the letter stands a boy (red and blue cards: a brimmed 
 a girl (green and yellow cards: a bonnet, a dress).
 
 The backs of the four player decks carry a pump, a carriage, a pail or a plow, drawn from simple
-shapes, with the word under it (``docs/art.md``).
+shapes, with the word under it (``docs/art.md`` §1, §2).
 """
 
 from __future__ import annotations

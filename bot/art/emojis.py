@@ -1,6 +1,6 @@
 """The cards as Discord application emojis: their names, their PNGs, and what a sync must do.
 
-Pure (no Discord): ``bot/emoji_sync.py`` does the uploading (``docs/art.md``, "Emojis").
+Pure (no Discord): ``bot/emoji_sync.py`` does the uploading (``docs/art.md`` §4, §5, §6).
 
 * An emoji is 128 × 128 px PNG, the card drawn 128 px high in the middle (Discord shows application
   emojis at about 22–48 px and takes at most 256 KB).
@@ -86,7 +86,7 @@ _PREFIX = f"p{ART_VERSION}_"
 
 
 def emoji_name(key: str) -> str:
-    """The emoji name of the card *key* (``docs/art.md``): ``p1_std_qh``, ``p1_db_r8``, ``p1_db_back_pump``.
+    """The emoji name of the card *key* (``docs/art.md`` §5): ``p1_std_qh``, ``p1_db_r8``, ``p1_db_back_pump``.
 
     Raises
     ------

@@ -1,4 +1,4 @@
-"""The standard deck: 52 cards, a red and a black Joker, and the back (``docs/art.md``).
+"""The standard deck: 52 cards, a red and a black Joker, and the back (``docs/art.md`` §1, §2).
 
 A face shows its rank large over its suit large, so that both read at emoji size (22–48 px).
 The suits differ by shape; the red ones (hearts, diamonds) also have a thin red frame inside the
