@@ -84,3 +84,29 @@ async def test_refused_upload_exits_2_with_one_clear_line(fake: FakeDiscord, tmp
     assert f"uploading the emoji {first}" in lines[0] and "403" in lines[0] and "Missing Permissions" in lines[0]
     assert "Traceback" not in err
     assert "synced" in out  # the slash commands were synced before the emojis
+
+
+async def test_refusal_while_deleting_says_what_was_done(fake: FakeDiscord) -> None:
+    """In process: a refused delete raises EmojiSyncRefused naming the old emoji, with nothing created yet."""
+    import discord
+
+    from bot.emoji_sync import EmojiSyncRefused, sync_card_emojis
+    from sandbox import pointed_at
+
+    stale = fake.add_application_emoji(f"p{ART_VERSION + 1}_std_qh")
+    fake.fail_route("DELETE", rf"/applications/\d+/emojis/{stale.id}", status=403, code=50013,
+                    message="Missing Permissions")
+    with pointed_at(fake):
+        client = discord.Client(intents=discord.Intents.none())
+        async with client:
+            await client.login(fake.token)
+            try:
+                await sync_card_emojis(client)
+            except EmojiSyncRefused as exc:
+                refused = exc
+            else:
+                raise AssertionError("the sync went on past a refused delete")
+    assert f"deleting the old emoji p{ART_VERSION + 1}_std_qh" in str(refused) and "403" in str(refused)
+    assert (refused.done.created, refused.done.kept, refused.done.deleted) == (0, 0, 0)
+    assert "\n" not in str(refused)
+    assert [e.name for e in fake.application_emojis.values()] == [stale.name]
