@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 # The least line coverage of bot/ and cogs/ that `make test` accepts (91 % was measured when it was set).
 COVERAGE_FLOOR ?= 85
 
-.PHONY: run test lint sync migrate clean
+.PHONY: run test lint sync migrate gallery clean
 
 $(BIN)/parlor: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,9 @@ sync: $(BIN)/parlor  ## Register slash commands with Discord (GUILD=<id> for one
 
 migrate: $(BIN)/parlor
 	$(BIN)/parlor migrate
+
+gallery: $(BIN)/parlor  ## Draw every card of each deck into docs/gallery/ (commit the PNGs after changing the art).
+	$(BIN)/python -m bot.art.gallery docs/gallery
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -3,7 +3,7 @@
 ::
 
     parlor [--config FILE] run                 start the bot
-    parlor [--config FILE] sync [--guild ID]   register slash commands with Discord
+    parlor [--config FILE] sync [--guild ID]   register slash commands and upload the card emojis
     parlor [--config FILE] migrate             bring the database schema up to date
     parlor [--config FILE] tournament export ID [--matches]
                                                a tournament's standings (or matches) as CSV
@@ -65,7 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     sub.add_parser("run", help="start the bot", description="Start the bot (migrates the database first).",
                    epilog=RUN_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sync = sub.add_parser("sync", help="register slash commands with Discord")
+    sync = sub.add_parser("sync", help="register slash commands and upload the card emojis to Discord",
+                          description="Register the slash commands with Discord, then upload the card "
+                                      "pictures as the application's emojis (only the missing ones; "
+                                      "those of an older art version are deleted). Exits 2 if Discord "
+                                      "refuses an emoji.")
     sync.add_argument("--guild", type=_snowflake, metavar="ID",
                       help="sync to one guild (instant) instead of globally")
     sub.add_parser("migrate", help="bring the database schema up to date")
@@ -247,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "sync":
             config.require_token()
             _setup_logging(config)
-            asyncio.run(_sync(config, args.guild))
+            return asyncio.run(_sync(config, args.guild))
         elif args.command == "health":
             return _health(config)
         elif args.command == "replay":
@@ -391,11 +395,13 @@ async def _migrate(config: Any) -> int:
         return await storage.schema_version()
 
 
-async def _sync(config: Any, guild_id: int | None) -> None:
+async def _sync(config: Any, guild_id: int | None) -> int:
+    """``parlor sync``: the slash commands, then the card emojis (``docs/art.md`` §6); 2 if Discord refuses one."""
     import discord
 
     from bot.client import apply_api_overrides, make_bot, open_storage
     from bot.config import ConfigError
+    from bot.emoji_sync import EmojiSyncRefused, sync_card_emojis
 
     apply_api_overrides(config.discord.api_base, config.discord.gateway)
     async with open_storage(config) as storage:
@@ -414,6 +420,12 @@ async def _sync(config: Any, guild_id: int | None) -> None:
                 synced = await bot.tree.sync()
                 where = "all guilds (global; Discord may take up to an hour to show changes)"
             print(f"synced {len(synced)} commands to {where}: {', '.join('/' + c.name for c in synced)}")
+            try:
+                print(f"synced {await sync_card_emojis(bot)}")
+            except EmojiSyncRefused as exc:
+                print(f"parlor sync: the card emojis were not synced: {exc}", file=sys.stderr)
+                return 2
+    return 0
 
 
 if __name__ == "__main__":

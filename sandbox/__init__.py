@@ -8,6 +8,7 @@ without Discord".
 """
 
 from .client import World, build_world, pointed_at, running_bot
+from .emojis import FakeEmoji
 from .models import (
     ButtonInfo,
     EditRecord,
@@ -34,6 +35,7 @@ __all__ = [
     "EditRecord",
     "FakeChannel",
     "FakeDiscord",
+    "FakeEmoji",
     "FakeGuild",
     "FakeMember",
     "FakeMessage",

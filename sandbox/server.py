@@ -23,6 +23,7 @@ import yarl
 from aiohttp import web
 
 from .driver import DriverMixin
+from .emojis import EmojiMixin, FakeEmoji
 from .faults import FaultsMixin
 from .gateway import GatewayMixin
 from .models import (
@@ -49,7 +50,7 @@ from .wire import (
 from .world import WorldMixin
 
 
-class FakeDiscord(WorldMixin, FaultsMixin, DriverMixin, GatewayMixin, RestMixin):
+class FakeDiscord(WorldMixin, FaultsMixin, DriverMixin, GatewayMixin, EmojiMixin, RestMixin):
     """A loopback Discord for tests and local trials.
 
     Parameters
@@ -90,6 +91,8 @@ class FakeDiscord(WorldMixin, FaultsMixin, DriverMixin, GatewayMixin, RestMixin)
         self._messages: dict[int, FakeMessage] = {}
         self._channel_messages: dict[int, list[int]] = {}
         self.global_commands: list[JSON] = []
+        self.application_emojis: dict[int, FakeEmoji] = {}
+        """The application's emojis by id (``sandbox/emojis.py``)."""
         self.guild_commands: dict[int, list[JSON]] = {}
         self._interactions: dict[int, _Interaction] = {}
         self._by_token: dict[str, _Interaction] = {}

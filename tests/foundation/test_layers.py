@@ -11,6 +11,8 @@
   ``messages``, ``interactions``, ``components``, ``commands`` and the ``service`` façade) imports no
   Discord and no client, so the lobby and move logic run without Discord (``docs/tables.md``, "The
   table service inside").
+- The card art (``bot/art``) is pure like the engines, under the same rules: Pillow and the engine's
+  cards, no Discord (``bot/emoji_sync.py`` uploads it), no asyncio, no clock (``docs/art.md``).
 - Production code (``bot``, ``cogs``) never imports the loopback Discord (``sandbox``).
 - Cogs are thin: they read no clock (``time``, ``datetime``); timed rules are the engines' data and
   the table's clock measures them (``docs/design.md`` §1).
@@ -40,6 +42,7 @@ TOURNAMENT_SERVICE_FORBIDDEN = ("discord", "aiohttp", "bot.client", "bot.cli", "
 TABLE_DISCORD_LAYER = ("bot/tables/boards.py", "bot/tables/messages.py", "bot/tables/interactions.py",
                        "bot/tables/components.py", "bot/tables/commands.py", "bot/tables/service.py",
                        "bot/tables/__init__.py")
+ART_FORBIDDEN = (*ENGINE_FORBIDDEN, "bot.emoji_sync", "bot.games")
 CORE_FORBIDDEN = ("bot.games.",)
 REGISTRY = "bot/engine/__init__.py"
 
@@ -69,6 +72,7 @@ def violations(path: str, source: str) -> list[str]:
     engine = path.startswith(("bot/engine/", "bot/games/"))
     tournament = path.startswith("bot/tournaments/") and path != TOURNAMENT_SERVICE
     tournament_service = path == TOURNAMENT_SERVICE
+    art = path.startswith("bot/art/")
     storage = path.startswith("bot/storage/")
     production = path.startswith(("bot/", "cogs/"))
     table_logic = path.startswith("bot/tables/") and path not in TABLE_DISCORD_LAYER
@@ -88,6 +92,10 @@ def violations(path: str, source: str) -> list[str]:
         if tournament_service and (name == "random" and whole or name.startswith("random.")
                                    and name != "random.Random"):
             out.append(f"{path}:{line}: the tournament service imports the global random (use random.Random)")
+        if art and _hits(name, ART_FORBIDDEN):
+            out.append(f"{path}:{line}: the card art imports {name}")
+        if art and name == "random" and whole:
+            out.append(f"{path}:{line}: the card art imports the global random (it draws the same every time)")
         if storage and _hits(name, STORAGE_FORBIDDEN):
             out.append(f"{path}:{line}: storage imports {name}")
         if table_logic and _hits(name, TABLE_LOGIC_FORBIDDEN):
@@ -142,6 +150,12 @@ def test_the_layer_rules_hold() -> None:
     ("bot/tournaments/service.py", "from bot.tables.service import TableService",
      "the tournament service imports bot.tables.service"),
     ("bot/tournaments/service.py", "import random", "the tournament service imports the global random"),
+    ("bot/art/deck.py", "import discord", "the card art imports discord"),
+    ("bot/art/emojis.py", "from discord import Client", "the card art imports discord"),
+    ("bot/art/sheet.py", "import asyncio", "the card art imports asyncio"),
+    ("bot/art/draw.py", "from time import perf_counter", "the card art imports time"),
+    ("bot/art/emojis.py", "from bot.emoji_sync import sync_card_emojis", "the card art imports bot.emoji_sync"),
+    ("bot/art/draw.py", "import random", "the card art imports the global random"),
 ])
 def test_a_planted_violation_is_caught(path: str, source: str, expected: str) -> None:
     """The check fails on each kind of planted violation (so it is not a test that cannot fail)."""
@@ -157,6 +171,9 @@ def test_allowed_imports_pass() -> None:
                       "from bot.tournaments.model import Match") == []
     assert violations("bot/tournaments/service.py", "import asyncio\nimport time\nfrom bot.storage import Storage\n"
                       "from bot.tables.core import Actor") == []
+    assert violations("bot/art/emojis.py", "from PIL import Image\nfrom bot.engine.cards import Card\n"
+                      "from bot.art.deck import KEYS") == []
+    assert violations("bot/emoji_sync.py", "import discord\nfrom bot.art.emojis import plan_sync") == []
 
 
 def test_nothing_points_at_the_reference_folder() -> None:
