@@ -84,6 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_argument("action", choices=["export"], help="export: print a tournament as CSV")
     tournament.add_argument("tournament", type=_positive, metavar="ID", help="the tournament's number")
     tournament.add_argument("--matches", action="store_true", help="every match instead of the standings")
+    games = sub.add_parser("games", help="list the installed games (Parlor's and any declared by other packages)")
+    games.add_argument("--markdown", action="store_true", help="as the README's Markdown table")
     sim = sub.add_parser("simulate", help="play bot-only games offline", add_help=False)
     sim.add_argument("kind", nargs="?", help="game kind")
     return parser
@@ -214,6 +216,21 @@ def _fmt(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
 
 
+def print_games(*, markdown: bool = False) -> int:
+    """``parlor games``: every installed game (``bot.engine.GAMES``), one a line, or with *markdown*
+    the README's table (``bot.engine.game.games_markdown``); returns 0.
+    """
+    from bot.engine import GAMES
+    from bot.engine.game import games_markdown
+
+    if markdown:
+        print(games_markdown(GAMES))
+        return 0
+    for kind, game in sorted(GAMES.items()):
+        print(f"{kind:<12} {game.title}, {game.players_text} players: {game.tagline} ({game.rules_page})")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``parlor`` console script; returns the exit status."""
     from bot.config import ConfigError, load_config
@@ -240,6 +257,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _into_a_closed_pipe_quietly(lambda: run_simulation(args.kind, rest))
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.command == "games":
+        return _into_a_closed_pipe_quietly(lambda: print_games(markdown=args.markdown))
     try:
         config = load_config(args.config)
         if args.command == "run":

@@ -21,7 +21,7 @@ from typing import Any
 
 from bot.engine.core import Engine
 
-__all__ = ["Game", "TABLE_SETTINGS"]
+__all__ = ["Game", "TABLE_SETTINGS", "games_markdown"]
 
 TABLE_SETTINGS = ("bot_speed", "race_window_ms", "pace")
 """The table settings a game's ``/<kind> new`` may offer besides its engine options (declared in
@@ -51,6 +51,8 @@ class Game:
         subclass). Only the Discord side imports it, so the declaration stays free of Discord.
     command:
         The description of the ``/<kind>`` command group (≤ 100 characters).
+    tagline:
+        What the game is, in a line (the README's and ``parlor games``' table).
     quick_options:
         Engine options that make a whole game short (one hand, one round, one life): what tests,
         demos and the sandbox play.
@@ -72,6 +74,7 @@ class Game:
     summary: str
     ui: str
     command: str
+    tagline: str = ""
     quick_options: Mapping[str, Any] = field(default_factory=dict)
     variants: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     table_settings: tuple[str, ...] = ("bot_speed",)
@@ -122,3 +125,17 @@ class Game:
     def rules_page(self) -> str:
         """The game's rules page in the repository (``docs/rules/<kind>.md``)."""
         return f"docs/rules/{self.kind}.md"
+
+
+def games_markdown(games: Mapping[str, Game]) -> str:
+    """The Markdown table of *games* (kind to declaration), one row a game in kind order: name and
+    kind, players, what it is, rules page. The README's table is this (``parlor games --markdown``).
+
+    >>> from bot.engine import GAMES
+    >>> games_markdown({"blitz": GAMES["blitz"]}).splitlines()[2].startswith("| **Blitz (31)** (`blitz`) | 2–8 |")
+    True
+    """
+    rows = ["| game | players | what it is | rules page |", "| --- | --- | --- | --- |"]
+    rows += [f"| **{g.title}** (`{g.kind}`) | {g.players_text} | {g.tagline} | [{g.rules_page}]({g.rules_page}) |"
+             for _, g in sorted(games.items())]
+    return "\n".join(rows)

@@ -172,3 +172,14 @@ def test_a_missing_ruling_and_section_are_caught() -> None:
     assert not ruling_exists("rules/dutch-blitz.md", "Nobody ever wrote this")
     assert not ruling_exists("rules/dutch-blitz.md", "Flip") or "Ruling \"Flip\"" in \
         (DOCS / "rules/dutch-blitz.md").read_text(encoding="utf-8")
+
+
+def test_the_readmes_table_of_games_is_built_from_the_declarations() -> None:
+    """README.md's table of games is exactly `parlor games --markdown` (bot.engine.game.games_markdown)."""
+    from bot.engine import GAMES
+    from bot.engine.game import games_markdown
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    table = games_markdown(GAMES)
+    assert table in readme, f"README.md's table of games is not the declared one; paste `parlor games --markdown`:\n" \
+                            f"{table}"

@@ -112,7 +112,8 @@ class LowestBot(Bot):
 BOTS = {"lowest": LowestBot}
 
 GAME = Game(engine=HighCard, bots=BOTS, summary="Everyone plays a card; the highest takes the trick.",
-            ui="tests.e2e._sample_cog:HighCardUI", command="Play High card", quick_options={"tricks": 1},
+            ui="tests.e2e._sample_cog:HighCardUI", command="Play High card", tagline="a test-only trick game",
+            quick_options={"tricks": 1},
             figures=lambda engine, events: {"tricks": engine.tricks_done})
 """The sample game's one declaration, as a game of its own distribution would make it (``bot.engine.game``)."""
 

@@ -36,6 +36,7 @@ GAME = Game(
     summary=SUMMARY,
     ui="cogs._blitzkrieg_ui:BlitzkriegUI",
     command="Play Blitzkrieg (War with special battles)",
+    tagline="War with twenty named special battles, against a friend or the house bot",
     quick_options={"max_battles": 40},  # forty battles, then the larger deck wins
     table_settings=("pace", "bot_speed"),
     opened=("a friend presses **Join** there, or press **Add bot** to play the house (playing it by "

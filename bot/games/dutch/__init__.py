@@ -30,6 +30,7 @@ GAME = Game(
     summary=SUMMARY,
     ui="cogs._dutch_ui:DutchUI",
     command="Play Dutch, the memory card game",
+    tagline="a memory game: hidden hands, peeks and swaps, jump-ins, the \"Dutch\" call",
     # One round; no wait before a jump-in; a look lasts a second.
     quick_options={"target": 1, "jump_in_grace_seconds": 0, "peek_seconds": 1},
     table_settings=("race_window_ms", "bot_speed"),

@@ -105,6 +105,7 @@ GAME = Game(
     summary=SUMMARY,
     ui="cogs._dutch_blitz_ui:DutchBlitzUI",
     command="Play Dutch Blitz",
+    tagline="everyone plays at once, racing cards onto shared Dutch piles; hands to 75 points",
     # One hand decides; the host's End hand works after 1 s without a Dutch-pile play; whole Post piles may move.
     quick_options={"target": 1, "max_hands": 1, "stuck_seconds": 1, "move_post_stacks": True},
     table_settings=("race_window_ms", "bot_speed"),
