@@ -13,10 +13,14 @@ from bot.engine import GAMES, REGISTRY, get_game
 from bot.engine.options import describe_options
 from bot.tables import TableError
 from bot.tables.components import COMPONENTS
+from bot.tables.table import TableStatus
 from bot.tables.text import fit_text
 
 if TYPE_CHECKING:
     from bot.client import ParlorBot
+
+ENDED = (TableStatus.FINISHED, TableStatus.CANCELLED)
+"""The statuses of a game whose log ``/table log`` may show."""
 
 
 class TablesCog(commands.Cog):
@@ -86,13 +90,13 @@ class TablesCog(commands.Cog):
         from bot.ratings.replays import load_game, tell
 
         if id is None:
-            rows = [g for g in await self.bot.storage.games_with_status("finished", "cancelled")
+            rows = [g for g in await self.bot.storage.games_with_status(*ENDED)
                     if g.thread_id == interaction.channel_id]
             if not rows:
                 raise TableError("Give the table number, or use this in the thread of a finished table.")
             id = rows[-1].id
         row = await self.bot.storage.game(id)
-        if row is None or row.guild_id != interaction.guild_id or row.status not in ("finished", "cancelled"):
+        if row is None or row.guild_id != interaction.guild_id or row.status not in ENDED:
             raise TableError(f"There is no finished table #{id} in this server.")
         engines = {**REGISTRY, **{kind: cls for kind, (cls, _) in self.bot.tables.engines.items()}}
         game = await load_game(self.bot.storage, id, engines)

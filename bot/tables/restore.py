@@ -22,7 +22,7 @@ from bot.tables import snapshots
 from bot.tables.core import Actor, now_ms, posted_ms
 from bot.tables.loops import Loops
 from bot.tables.moves import Moves
-from bot.tables.registry import TableRegistry
+from bot.tables.registry import LIVE, TableRegistry
 from bot.tables.table import Seat, Table, TableError, TableStatus
 
 __all__ = ["Restorer"]
@@ -148,7 +148,7 @@ class Restorer:
         restored = 0
         after = 0
         replay_until = time.monotonic() + REPLAY_BEFORE_READY_S
-        while batch := await self.storage.live_games("lobby", "running", after_id=after, limit=RESTORE_BATCH):
+        while batch := await self.storage.live_games(*LIVE, after_id=after, limit=RESTORE_BATCH):
             after = batch[-1].game.id
             taken: list[tuple[int, int, str, bytes]] = []
             for live in batch:

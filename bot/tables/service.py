@@ -44,7 +44,7 @@ from bot.tables.race import Outcome
 from bot.tables.rebuild import Rebuilder
 from bot.tables.registry import TableRegistry
 from bot.tables.restore import Restorer
-from bot.tables.table import Table, TableError
+from bot.tables.table import Table, TableError, TableStatus
 from bot.tables.text import CONTENT_MAX, fit_text
 from bot.tables.ui import GameUI
 
@@ -227,7 +227,7 @@ class TableService(Tables):
             except discord.HTTPException:
                 log.info("threads not allowed in %s; table %s stays in the channel", channel.id, table.id)
         if thread is channel and self.registry.table_in(channel.id) is not None:
-            await self.registry.storage.update_game(table.id, status="cancelled")
+            await self.registry.storage.update_game(table.id, status=TableStatus.CANCELLED)
             raise TableError("This channel allows no threads and already has a running table; "
                              "finish that one first, or open the table in a channel that allows threads.")
         table.thread_id = thread.id

@@ -40,7 +40,7 @@ from bot.tables.board import (
 from bot.tables.cards import card_text
 from bot.tables.codec import codec_for, is_action_token, is_intent_token, is_selection_token
 from bot.tables.picker import CANCEL, MISSING, Picker, Step, leaf_paths, step_components
-from bot.tables.table import TableError
+from bot.tables.table import TableError, TableStatus
 
 if TYPE_CHECKING:
     from bot.engine import Action, Event
@@ -322,7 +322,7 @@ class GameUI:
     def shown_steps(self, table: Table) -> int:
         """How many steps of :meth:`story_steps` the public text shows now (all of them once the game is over)."""
         key, steps = self.story_steps(table)
-        if not self.reveal_ms or table.engine is None or table.engine.is_over or table.status != "running":
+        if not self.reveal_ms or table.engine is None or table.engine.is_over or table.status != TableStatus.RUNNING:
             return steps
         told_key, told = table.revealed
         return min(steps, told if told_key == key else 1)
