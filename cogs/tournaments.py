@@ -113,6 +113,11 @@ class StandingsPage(discord.ui.DynamicItem[discord.ui.Button[Any]],
         if not isinstance(cog, TournamentsCog):
             await answer_error(interaction, "Tournaments are not available right now.")
             return
+        t = await cog.bot.storage.tournament(self.tid)
+        if t is None or t.guild_id != interaction.guild_id:  # a forged button, or one of a tournament gone
+            await answer_error(interaction, "That tournament no longer exists." if t is None
+                               else "This tournament belongs to another server.")
+            return
         text, view = await cog.standings_page(self.tid, self.page)
         await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_PINGS)
 

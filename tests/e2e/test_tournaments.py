@@ -295,3 +295,21 @@ async def test_a_match_table_cut_short_while_its_thread_is_made_is_ended_not_lef
             await opening
         assert await bot.storage.games_with_status("lobby", "running") == [], "a half-made table would come back"
         assert not [t for t in bot.tables.tables.values() if t.status in ("lobby", "running")]
+
+
+@pytest.mark.parametrize("custom_id", ["parlor:tstand:999999:0", "parlor:tstand:1:0"])
+async def test_a_standings_page_of_a_tournament_gone_or_of_another_server_is_answered_privately(
+        fake: FakeDiscord, world: World, tmp_path: Path, caplog: pytest.LogCaptureFixture, custom_id: str) -> None:
+    """A standings page button of no tournament (forged, or of one since deleted) or of another server's
+    tournament is answered ephemerally, with no ERROR logged (issue #31 C: it raised and was never answered)."""
+    organizer = fake.add_user("org", guild=world.guild, permissions=DEFAULT_PERMISSIONS | MANAGE_EVENTS)
+    elsewhere = fake.add_guild("Elsewhere")
+    there = fake.add_channel(elsewhere, "games")
+    fake.add_member(elsewhere, world.bob)
+    async with _parlor(fake, tmp_path / "p.db"):
+        await create(fake, world, organizer, name="Cup", game="high-card", format="swiss", rounds=1)
+        stale = fake.post_bot_message(there, "old standings", buttons=[("Next ▶", custom_id)])
+        result = await fake.click(world.bob, stale, custom_id)
+        assert not result.failed and result.ephemeral and result.message.visible_to == world.bob.id
+        assert ("no longer exists" if "999999" in custom_id else "another server") in result.content
+        assert not [r for r in caplog.records if r.levelname == "ERROR"]
