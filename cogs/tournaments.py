@@ -345,27 +345,30 @@ class TournamentsCog(commands.Cog):
                    user: discord.User | None = None) -> None:
         """Leave a tournament (or, organizer: drop a player); a match being played is forfeited."""
         t = await self._find(interaction, id)
-        await interaction.response.defer(thinking=True)
+        # Private deferral: the first follow-up takes the deferral's visibility, so a refusal after a
+        # public one would be read by the whole channel. The channel hears the outcome from the service.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         answer = await self.service.drop(t.id, self.actor(interaction), (user or interaction.user).id)
-        await interaction.followup.send(answer, allowed_mentions=NO_PINGS)
+        await interaction.followup.send(answer, ephemeral=True, allowed_mentions=NO_PINGS)
 
     @tournament.command(name="disqualify")
     @app_commands.describe(user="The player", id="The tournament (default: this channel's)")
     async def disqualify(self, interaction: discord.Interaction, user: discord.User, id: int | None = None) -> None:
         """Disqualify a player (organizer); their past results keep counting for their opponents."""
         t = await self._find(interaction, id)
-        await interaction.response.defer(thinking=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a refusal stays private (see drop)
         answer = await self.service.drop(t.id, self.actor(interaction), user.id, disqualify=True)
-        await interaction.followup.send(answer, allowed_mentions=NO_PINGS)
+        await interaction.followup.send(answer, ephemeral=True, allowed_mentions=NO_PINGS)
 
     @tournament.command(name="force")
     @app_commands.describe(id="The tournament (default: this channel's)")
     async def force(self, interaction: discord.Interaction, id: int | None = None) -> None:
         """Decide the unfinished matches by the games' current standings and go on (organizer)."""
         t = await self._find(interaction, id)
-        await interaction.response.defer(thinking=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a refusal stays private (see drop)
         n = await self.service.force(t.id, self.actor(interaction))
-        await interaction.followup.send(f"Forced: {n} unfinished match(es) decided by the current standings.")
+        await interaction.followup.send(f"Forced: {n} unfinished match(es) decided by the current standings.",
+                                        ephemeral=True)
 
     @tournament.command(name="reseat")
     @app_commands.describe(match="The match number of the current round", id="The tournament (default: this "
@@ -374,8 +377,9 @@ class TournamentsCog(commands.Cog):
                      id: int | None = None) -> None:
         """Open a new table for a broken match of the current round (organizer)."""
         t = await self._find(interaction, id)
-        await interaction.response.defer(thinking=True)
-        await interaction.followup.send(await self.service.reseat(t.id, self.actor(interaction), match))
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a refusal stays private (see drop)
+        answer = await self.service.reseat(t.id, self.actor(interaction), match)
+        await interaction.followup.send(answer, ephemeral=True, allowed_mentions=NO_PINGS)
 
     @tournament.command(name="pause")
     @app_commands.describe(id="The tournament (default: this channel's)")

@@ -967,6 +967,8 @@ class TournamentService:
                 await self._step(tid)
         word = "disqualified" if disqualify else "dropped"
         self._spawn(self._redraw(s.t))
+        by = "" if actor.user_id == user_id else f" by {actor.name}"
+        self._spawn(self._say(s.t, f"{'⛔' if disqualify else '🚪'} {e.name} is {word} from **{s.t.name}**{by}."))
         return f"{e.name} is {word}" + (" from the tournament." if s.t.status in ("running", "paused")
                                         else ".")
 
@@ -995,6 +997,8 @@ class TournamentService:
                                             shown=[])
             if s.t.status == "running":
                 await self._step(tid)
+        self._spawn(self._say(s.t, f"♻️ Round {m.round}, match {number} of **{s.t.name}** is re-seated at a new "
+                                   f"table."))
         return f"Match {number} of round {m.round} is re-seated at a new table."
 
     async def pause(self, tid: int, actor: Actor) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from bot.config import TablesConfig
 from sandbox import FakeDiscord
-from tests.e2e.conftest import World, parlor
+from tests.e2e.conftest import World, parlor, seen_alone, settled
 from tests.e2e.test_dutch_blitz import DB_COGS, open_blitz
 from tests.e2e.test_tables import open_table
 
@@ -194,3 +194,23 @@ async def test_stored_move_is_never_answered_try_again(fake: FakeDiscord, world:
     await fake.wait_for(lambda: result.content is not None, timeout=5, what="an answer")
     assert table.engine.action_count == 1
     assert "was played" in result.content and "try again" not in result.content.lower()
+
+
+async def test_every_refusal_of_a_table_command_is_seen_by_its_member_alone(fake: FakeDiscord, world: World,
+                                                                             bot) -> None:
+    """Carol (not seated, not the host, no moderator) tries every /table command, in the table's thread and
+    in the channel: each refusal is ephemeral, for Carol alone, and no public message appears (issue #31 A)."""
+    thread, lobby = await running_table(fake, world)
+    tries: dict[str, dict[str, object]] = {"board": {}, "log": {"id": 999}, "end": {"id": 1},
+                                           "kick": {"user": world.bob}, "host": {"user": world.carol}}
+    command = next(c for c in fake.commands() if c["name"] == "table")
+    assert set(tries) == {o["name"] for o in command["options"] if o["type"] == 1}, "a /table command is not walked"
+    before = {where.id: [m.id for m in fake.messages(where)] for where in (thread, world.channel)}
+    problems: list[str] = []
+    for where in (thread, world.channel):
+        for sub, options in tries.items():
+            result = await settled(fake, await fake.slash(world.carol, where, f"table {sub}", options=options))
+            problems += seen_alone(result, world.carol, f"/table {sub} in #{where.name}")
+    assert not problems, "\n".join(problems)
+    assert {where.id: [m.id for m in fake.messages(where)] for where in (thread, world.channel)} == before
+    assert bot.tables.tables[1].status == "running"

@@ -22,7 +22,7 @@ from bot.tournaments.service import result_from_json
 from bot.tournaments.standings import standings
 from sandbox import FakeDiscord
 from sandbox.wire import DEFAULT_PERMISSIONS
-from tests.e2e.conftest import COGS, World, parlor_config, settled
+from tests.e2e.conftest import COGS, World, parlor_config, seen_alone, settled
 
 TOURNAMENT_COGS = [*COGS, "cogs.tournaments"]
 MANAGE_EVENTS = 1 << 33
@@ -173,8 +173,11 @@ async def test_swiss_with_check_in_no_show_drop_and_restart(fake: FakeDiscord, w
         # Round 2: one player drops before playing; the others play.
         matches = await current_matches(bot, tid)
         dropper = matches[0].players[0]
+        dropped_name = users[dropper].name
         dropped = await settled(fake, await fake.slash(users[dropper], world.channel, "tournament drop"))
-        assert "dropped" in dropped.content
+        assert "dropped" in dropped.content and dropped.ephemeral
+        await fake.wait_for(lambda: any(f"{dropped_name} is dropped from **Spring Cup**" in m.content
+                                        for m in fake.messages(world.channel)), timeout=5, what="the channel told")
         for m in matches[1:]:
             await show_up(fake, bot, m.game_id, users)
         for m in matches[1:]:
@@ -313,3 +316,51 @@ async def test_a_standings_page_of_a_tournament_gone_or_of_another_server_is_ans
         assert not result.failed and result.ephemeral and result.message.visible_to == world.bob.id
         assert ("no longer exists" if "999999" in custom_id else "another server") in result.content
         assert not [r for r in caplog.records if r.levelname == "ERROR"]
+
+
+def synced_subcommands(fake: FakeDiscord, name: str) -> set[str]:
+    """The subcommands of /*name* as synced (so a new one cannot be left out of a walk)."""
+    command = next(c for c in fake.commands() if c["name"] == name)
+    return {o["name"] for o in command.get("options") or [] if o["type"] == 1}
+
+
+async def test_every_refusal_of_a_tournament_command_or_button_is_seen_by_its_member_alone(
+        fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """Bob (no organizer, no moderator) tries every /tournament command and every tournament button: each
+    refusal is ephemeral, for Bob alone, and the channel's public messages do not change (issue #31 A:
+    drop, disqualify, force and reseat deferred publicly before the organizer check, so the refusal
+    filled a public "thinking…" message)."""
+    organizer = fake.add_user("org", guild=world.guild, permissions=DEFAULT_PERMISSIONS | MANAGE_EVENTS)
+    bob = world.bob
+    async with _parlor(fake, tmp_path / "p.db"):
+        message = await create(fake, world, organizer, name="Cup", game="high-card", format="swiss", rounds=1,
+                               options="tricks=1")
+        assert not (await fake.click(world.alice, message, "Register")).failed
+        public_before = [(m.id, m.content) for m in fake.messages(world.channel)]
+        tries: dict[str, dict[str, Any]] = {
+            "create": {"name": "Mine", "game": "high-card", "format": "swiss"},
+            "checkin": {}, "start": {}, "pause": {}, "resume": {}, "end": {}, "force": {},
+            "reseat": {"match": 1}, "disqualify": {"user": world.alice}, "drop": {"user": world.alice},
+            "standings": {"id": 999}, "pairings": {"id": 999}, "export": {"id": 999},
+        }
+        assert set(tries) == synced_subcommands(fake, "tournament"), "a /tournament command is not walked"
+        problems: list[str] = []
+        for sub, options in tries.items():
+            result = await settled(fake, await fake.slash(bob, world.channel, f"tournament {sub}", options=options))
+            problems += seen_alone(result, bob, f"/tournament {sub}")
+        own = await settled(fake, await fake.slash(bob, world.channel, "tournament drop"))  # not registered
+        problems += seen_alone(own, bob, "/tournament drop (himself)")
+        problems += seen_alone(await fake.click(bob, message, "Unregister"), bob, "Unregister")
+        assert not (await fake.click(bob, message, "Register")).failed
+        problems += seen_alone(await fake.click(bob, message, "Register"), bob, "Register again")
+        await settled(fake, await fake.slash(organizer, world.channel, "tournament checkin"))
+        carol = world.carol
+        problems += seen_alone(await fake.click(carol, message, "Check in"), carol, "Check in (unregistered)")
+        stale = fake.post_bot_message(world.channel, "old standings",
+                                      buttons=[("Next ▶", "parlor:tstand:999999:0")])
+        problems += seen_alone(await fake.click(bob, stale, "parlor:tstand:999999:0"), bob, "a standings page")
+        assert not problems, "\n".join(problems)
+        public_now = [(m.id, m.content) for m in fake.messages(world.channel)]
+        refusals = [m for m in public_now if m not in public_before and m[0] not in (message.id, stale.id)
+                    and "Check-in for" not in m[1]]
+        assert not refusals, refusals
