@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -31,12 +32,32 @@ if TYPE_CHECKING:
 log = logging.getLogger("parlor.tournaments")
 
 NO_PINGS = discord.AllowedMentions.none()
-USER_PINGS = discord.AllowedMentions(users=True, everyone=False, roles=False)
 STANDINGS_PAGE = 20
 """Standings lines per page."""
 
 VERBS = {"reg": ("Register", discord.ButtonStyle.success), "unreg": ("Unregister", discord.ButtonStyle.secondary),
          "checkin": ("Check in", discord.ButtonStyle.primary)}
+
+
+MENTION_LIKE = re.compile(r"<(?=[@#:/]|a:|t:)")
+"""The start of anything Discord renders inside ``<…>``: a user, role or channel mention (short ids too),
+an emoji, a timestamp, a command."""
+
+
+def literal(text: str) -> str:
+    r"""*text* (a name someone chose) as a message must write it: shown as typed, never formatting the
+    message (``**``, ``_``, ``||``, links…) and never mentioning anyone (``@everyone``, ``<@id>``).
+
+    >>> literal("**bold** <@1234> @everyone")
+    '\\*\\*bold\\*\\* <\u200b@1234> @\u200beveryone'
+    """
+    return discord.utils.escape_markdown(MENTION_LIKE.sub("<\u200b", discord.utils.escape_mentions(text)))
+
+
+def pinging(user_ids: Sequence[int]) -> discord.AllowedMentions:
+    """Allowed mentions that ping exactly *user_ids* (when the message mentions them) and nobody else."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(u) for u in user_ids])
 
 
 def parse_options(kind_engine: Any, text: str | None) -> dict[str, Any]:
@@ -137,9 +158,14 @@ class DiscordTournaments(TournamentService):
         channel = self.bot.get_channel(t.channel_id)
         return channel if channel is not None else await self.bot.fetch_channel(t.channel_id)
 
-    async def _say(self, t: TournamentRow, text: str) -> None:
+    def shown(self, text: str) -> str:
+        """A name as the tournament's messages write it: :func:`literal`."""
+        return literal(text)
+
+    async def _say(self, t: TournamentRow, text: str, *, pings: Sequence[int] = ()) -> None:
         try:
-            await (await self._channel(t)).send(fit_text(text), allowed_mentions=USER_PINGS)
+            await (await self._channel(t)).send(fit_text(text), allowed_mentions=pinging(pings) if pings
+                                                else NO_PINGS)
         except discord.HTTPException:
             log.warning("could not post for tournament %s", t.id, exc_info=True)
 
@@ -291,7 +317,7 @@ class TournamentsCog(commands.Cog):
         t = await self._find(interaction, id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.service.open_checkin(t.id, self.actor(interaction))
-        await interaction.followup.send(f"Check-in for **{t.name}** is open.", ephemeral=True)
+        await interaction.followup.send(f"Check-in for **{literal(t.name)}** is open.", ephemeral=True)
 
     @tournament.command(name="start")
     @app_commands.describe(id="The tournament (default: this channel's)")
@@ -304,7 +330,7 @@ class TournamentsCog(commands.Cog):
         except TournamentError as exc:
             await interaction.followup.send(str(exc), ephemeral=True)
             return
-        await interaction.followup.send(f"**{t.name}** has started.", ephemeral=True)
+        await interaction.followup.send(f"**{literal(t.name)}** has started.", ephemeral=True)
 
     @tournament.command(name="standings")
     @app_commands.describe(id="The tournament (default: this channel's)")
@@ -335,7 +361,7 @@ class TournamentsCog(commands.Cog):
         kind = what.value if what else "standings"
         text = self.service.export_csv(await self.service.load(t.id), kind)
         await interaction.response.send_message(
-            f"**{t.name}** — {kind} as CSV", ephemeral=True,
+            f"**{literal(t.name)}** — {kind} as CSV", ephemeral=True,
             file=discord.File(io.BytesIO(text.encode("utf-8")), filename=f"tournament-{t.id}-{kind}.csv"))
 
     @tournament.command(name="drop")
@@ -387,7 +413,7 @@ class TournamentsCog(commands.Cog):
         """Pause: tables play on, but no-shows wait and the next round is not paired (organizer)."""
         t = await self._find(interaction, id)
         await self.service.pause(t.id, self.actor(interaction))
-        await interaction.response.send_message(f"**{t.name}** is paused.", ephemeral=True)
+        await interaction.response.send_message(f"**{literal(t.name)}** is paused.", ephemeral=True)
 
     @tournament.command(name="resume")
     @app_commands.describe(id="The tournament (default: this channel's)")
@@ -396,7 +422,7 @@ class TournamentsCog(commands.Cog):
         t = await self._find(interaction, id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.service.resume(t.id, self.actor(interaction))
-        await interaction.followup.send(f"**{t.name}** resumes.", ephemeral=True)
+        await interaction.followup.send(f"**{literal(t.name)}** resumes.", ephemeral=True)
 
     @tournament.command(name="end")
     @app_commands.describe(id="The tournament (default: this channel's)")
@@ -405,7 +431,7 @@ class TournamentsCog(commands.Cog):
         t = await self._find(interaction, id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.service.end(t.id, self.actor(interaction))
-        await interaction.followup.send(f"**{t.name}** is over.", ephemeral=True)
+        await interaction.followup.send(f"**{literal(t.name)}** is over.", ephemeral=True)
 
 
 async def setup(bot: ParlorBot) -> None:

@@ -23,6 +23,7 @@ from bot.tournaments.standings import standings
 from sandbox import FakeDiscord
 from sandbox.wire import DEFAULT_PERMISSIONS
 from tests.e2e.conftest import COGS, World, parlor_config, seen_alone, settled
+from tests.e2e.ui_conformance import mention_problems
 
 TOURNAMENT_COGS = [*COGS, "cogs.tournaments"]
 MANAGE_EVENTS = 1 << 33
@@ -364,3 +365,52 @@ async def test_every_refusal_of_a_tournament_command_or_button_is_seen_by_its_me
         refusals = [m for m in public_now if m not in public_before and m[0] not in (message.id, stale.id)
                     and "Check-in for" not in m[1]]
         assert not refusals, refusals
+
+
+async def test_a_name_with_mentions_and_markdown_pings_nobody_and_shows_as_written(
+        fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """A player named ``**bold** <@alice> <@1234> @everyone`` plays a whole event: no tournament message
+    pings Alice (who is not in it) or anyone the message is not for, none allows @everyone or role
+    pings, and the name shows literally (no bold, no mention) wherever it is written. The only pings
+    are the player moved up from the waitlist and the winner, each alone (issue #31 B)."""
+    organizer = fake.add_user("org", guild=world.guild, permissions=DEFAULT_PERMISSIONS | MANAGE_EVENTS)
+    raw = f"**bold** <@{world.alice.id}> <@1234> @everyone"
+    loud = fake.add_user(raw, guild=world.guild)
+    users = {f"u{u.id}": u for u in (loud, world.bob, world.carol)}
+    async with _parlor(fake, tmp_path / "p.db") as bot:
+        message = await create(fake, world, organizer, name="Cup", game="high-card", format="swiss", rounds=1,
+                               capacity=2, options="tricks=1")
+        for user in (loud, world.bob, world.carol):  # Carol is waitlisted
+            assert not (await fake.click(user, message, "Register")).failed
+        assert not (await fake.click(world.bob, message, "Unregister")).failed  # Carol moves up
+        await settled(fake, await fake.slash(organizer, world.channel, "tournament start"))
+        await wait_round(fake, bot, 1, 1)
+        (match,) = await current_matches(bot, 1)
+        await show_up(fake, bot, match.game_id, users)
+        await play(fake, bot, match.game_id, users)
+        await fake.wait_for(lambda: any("Final standings" in m.content for m in fake.messages(world.channel)),
+                            timeout=10, what="the final standings")
+        s = await service_of(bot).load(1)
+        winner = next(r.player for r in standings(["u" + str(loud.id), "u" + str(world.carol.id)],
+                                                  s.model_rounds()) if r.rank == 1)
+        posted = [m for m in fake.messages(world.channel) if m.author.bot]
+        problems: list[str] = []
+        for msg in posted:
+            meant = (world.carol.id,) if "moves up from the waitlist" in msg.content else \
+                (int(winner[1:]),) if "Winner:" in msg.content else ()
+            problems += mention_problems(msg, user_pings=meant)
+            if meant and msg.allowed_mentions is not None:  # the users allowed are named, never all of them
+                if "users" in (msg.allowed_mentions.get("parse") or []):
+                    problems.append(f"message {msg.id} allows every user mention: {msg.content[:80]!r}")
+        assert not problems, "\n".join(problems)
+        assert any("moves up from the waitlist" in m.content and m.pings == {f"user:{world.carol.id}"}
+                   for m in posted)
+        named = [m for m in posted if "bold" in m.content]
+        assert len(named) >= 4, [m.content for m in posted]  # the message, pairings, result, final standings
+        for msg in named:
+            assert "**bold**" not in msg.content and "\\*\\*bold\\*\\*" in msg.content, msg.content
+            assert f"<@{world.alice.id}>" not in msg.content and "<@1234>" not in msg.content, msg.content
+            assert "@everyone" not in msg.content, msg.content
+        export = await fake.slash(organizer, world.channel, "tournament export")
+        (data,) = export.message.files.values()
+        assert raw in data.decode(), "the CSV keeps the name as it is"
