@@ -107,6 +107,18 @@ def refused_option(command: app_commands.Command[Any, ..., Any], options: list[d
     return None
 
 
+def typed_command(data: dict[str, Any]) -> str:
+    """The whole name of the slash command an interaction's *data* runs, its group and subcommand
+    included (``"tournament start"``), as the member typed it.
+    """
+    words = [str(data.get("name") or "?")]
+    options = data.get("options") or []
+    while options and options[0].get("type") in (1, 2):  # a subcommand (group) holds the rest
+        words.append(str(options[0].get("name")))
+        options = options[0].get("options") or []
+    return " ".join(words)
+
+
 class ParlorTree(app_commands.CommandTree):
     """The command tree; answers every failed command with an ephemeral explanation.
 
@@ -154,8 +166,7 @@ class ParlorTree(app_commands.CommandTree):
             return
         if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
             # Discord still shows a command this version no longer has, or has changed: not a bug.
-            data: dict[str, Any] = dict(interaction.data or {})
-            name = getattr(error, "name", None) or data.get("name", "?")
+            name = typed_command(dict(interaction.data or {}))
             log.warning("stale slash command /%s used (%s); run `parlor sync`", name, type(error).__name__)
             await answer_error(interaction, f"This command has changed since it was last registered — ask a server "
                                             f"admin to run `parlor sync`, then try `/{name}` again.")

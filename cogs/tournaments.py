@@ -24,7 +24,7 @@ from bot.ratings.service import RatingService, registry_bot_orders
 from bot.storage import TournamentRow
 from bot.tables.core import Actor
 from bot.tables.text import fit_text
-from bot.tournaments.service import FORMATS, TournamentError, TournamentService
+from bot.tournaments.service import FORMATS, TournamentError, TournamentService, plural
 
 if TYPE_CHECKING:
     from bot.client import ParlorBot
@@ -393,8 +393,8 @@ class TournamentsCog(commands.Cog):
         t = await self._find(interaction, id)
         await interaction.response.defer(ephemeral=True, thinking=True)  # a refusal stays private (see drop)
         n = await self.service.force(t.id, self.actor(interaction))
-        await interaction.followup.send(f"Forced: {n} unfinished match(es) decided by the current standings.",
-                                        ephemeral=True)
+        await interaction.followup.send(f"Forced: {plural(n, 'unfinished match', 'unfinished matches')} decided by "
+                                        "the current standings.", ephemeral=True)
 
     @tournament.command(name="reseat")
     @app_commands.describe(match="The match number of the current round", id="The tournament (default: this "

@@ -46,7 +46,7 @@ from bot.tournaments.model import Match, Result, Round, Standing
 from bot.tournaments.standings import standings
 
 __all__ = ["TournamentService", "TournamentError", "TableHost", "FORMATS", "STATUSES", "result_from_game",
-           "result_to_json", "result_from_json"]
+           "result_to_json", "result_from_json", "plural"]
 
 log = logging.getLogger("parlor.tournaments")
 
@@ -141,6 +141,13 @@ def result_from_game(players: Sequence[str], game: dict[str, Any], gone: Sequenc
     places |= {p: len(players) for p in out}
     scores = {p: float(game.get("scores", {}).get(p, 0)) for p in here}
     return Result.ranked(places, scores=scores, forfeits=out, lowest_wins=lowest_wins)
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """*n* and the noun in its right number: ``plural(1, "round")`` is ``"1 round"``, ``plural(2, "match",
+    "matches")`` is ``"2 matches"`` (*words*: the plural when it is not *word* + ``s``).
+    """
+    return f"{n} {word if n == 1 else words or word + 's'}"
 
 
 def _fmt(value: Fraction) -> str:
@@ -459,9 +466,15 @@ class TournamentService:
                 answer = f"The tournament is full; you are on the waitlist (#{self._waiting(s) + 1})."
             else:
                 await self.storage.set_entrant(tid, actor.user_id, actor.name, "registered")
-                answer = "You are registered." + (" Check in when the check-in opens." if s.t.status == "registration"
-                                                  and s.t.settings.get("checkin_minutes") else
-                                                  " Press **Check in** to confirm." if s.t.status == "checkin" else "")
+                # A check-in is planned only before a timed start with a window; otherwise the organizer
+                # starts when they like, and opens a check-in first only if they choose to (then every
+                # registered player is told in the channel).
+                planned = s.t.settings.get("start_at") and s.t.settings.get("checkin_minutes")
+                answer = "You are registered." + (
+                    " Check in when the check-in opens, "
+                    f"{plural(int(s.t.settings['checkin_minutes']), 'minute')} before the start."
+                    if s.t.status == "registration" and planned else
+                    " Press **Check in** to confirm." if s.t.status == "checkin" else "")
         return answer
 
     @staticmethod
@@ -561,7 +574,7 @@ class TournamentService:
                        or e.status == "checked_in"]
             minimum = self._minimum(s.t) if self._pods(s.t) else 2
             if len(playing) < max(2, minimum):
-                raise TournamentError(f"{len(playing)} player(s) {'checked in' if checkin else 'registered'}; "
+                raise TournamentError(f"{plural(len(playing), 'player')} {'checked in' if checkin else 'registered'}; "
                                       f"at least {max(2, minimum)} are needed.")
             for e in s.entrants:
                 if e in playing and e.status != "checked_in":
@@ -588,7 +601,8 @@ class TournamentService:
             dropped = [self.shown(e.name) for e in s.entrants if e.status == "registered" and e not in playing]
         t = await self.tournament(tid)
         note = f" Dropped for not checking in: {', '.join(dropped)}." if dropped else ""
-        await self._say(t, f"🏁 **{self.shown(t.name)}** starts with {len(ids)} players ({FORMATS[t.format]}).{note}")
+        await self._say(t, f"🏁 **{self.shown(t.name)}** starts with {plural(len(ids), 'player')} "
+                           f"({FORMATS[t.format]}).{note}")
         await self._redraw(t)
         await self.step(tid)
 
@@ -734,8 +748,8 @@ class TournamentService:
         minutes = self.config.no_show_minutes
         vs = " vs ".join(f"<@{_uid(p)}>" for p in here)
         intro = (f"🏆 **{self.shown(t.name)}** — round {m.round}, match {m.number + 1}: {vs}\n"
-                 f"Open your board here within {minutes} minute(s) or forfeit the match. The result is recorded "
-                 f"when the game ends.")
+                 f"Open your board here within {plural(minutes, 'minute')} or forfeit the match. The result is "
+                 f"recorded when the game ends.")
         try:
             table = await self.tables.open_seated(t.kind, dict(t.options), {"tournament": t.id}, guild_id=t.guild_id,
                                                   channel_id=t.channel_id, seats=seats, host_id=t.organizer_id,
@@ -1116,6 +1130,11 @@ class TournamentService:
         pages = max(1, -(-len(rows) // per_page))
         if pages > 1:
             lines.append(f"Page {page + 1} of {pages}")
+        legend = ["Buchholz: the other players' mean points at each of your tables, summed" if self._pods(s.t)
+                  else "OMW: opponents' match-win %", "GP: game points"]
+        if any(r.head_to_head for r in rows[page * per_page:(page + 1) * per_page]):
+            legend.append("H2H: points against the players tied with you")
+        lines.append("-# " + " · ".join(legend))
         return "\n".join(lines)
 
     def standings_pages(self, s: _State, per_page: int = 20) -> int:
@@ -1154,15 +1173,16 @@ class TournamentService:
         game = (engine[0].title if engine else "") or t.kind
         rounds = int(t.settings.get("rounds") or 0)
         fmt = FORMATS[t.format] + (f", tables of {t.settings['table_size']}" if self._pods(t) else "")
-        fmt += f", {rounds} rounds" if t.format in ("swiss", "pods") and rounds else ""
-        state = {"registration": "Registration open", "checkin": "Check-in open — press **Check in**",
+        fmt += f", {plural(rounds, 'round')}" if t.format in ("swiss", "pods") and rounds else ""
+        state = {"registration": "Registration open", "checkin": "Check-in open",
                  "running": f"Round {t.round} being played", "paused": f"Paused in round {t.round}",
                  "finished": "Finished", "cancelled": "Cancelled"}[t.status]
+        how = " — press **Check in**" if t.status == "checkin" else ""
         lines = [f"🏆 **{self.shown(t.name)}** — tournament #{t.id}", f"{game} · {fmt} · organizer <@{t.organizer_id}>",
-                 f"**{state}**"]
+                 f"**{state}**{how}"]
         if t.settings.get("start_at") and t.status in ("registration", "checkin"):
             lines.append(f"Starts <t:{int(t.settings['start_at']) // 1000}:R>"
-                         + (f"; check-in opens {t.settings['checkin_minutes']} minutes before."
+                         + (f"; check-in opens {plural(int(t.settings['checkin_minutes']), 'minute')} before."
                             if t.settings.get("checkin_minutes") and t.status == "registration" else "."))
         holding = [e for e in s.entrants if e.status in PLAYING]
         lines.append(f"Players ({len(holding)}/{t.settings['capacity']}):")

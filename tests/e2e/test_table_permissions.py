@@ -160,6 +160,19 @@ async def test_stale_slash_command_asks_for_parlor_sync(fake: FakeDiscord, world
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
 
 
+async def test_a_stale_subcommand_is_named_whole_in_the_answer(fake: FakeDiscord, world: World, bot,
+                                                               caplog: pytest.LogCaptureFixture) -> None:
+    """A subcommand Discord still lists under a group this version has (/table shuffle) is named whole:
+    "try `/table shuffle` again", never "`/shuffle`", a command that does not exist (issue #31 D)."""
+    table = next(c for c in fake.commands() if c["name"] == "table")
+    table["options"].append({"type": 1, "name": "shuffle", "description": "a retired command", "options": []})
+    result = await fake.slash(world.alice, world.channel, "table shuffle")
+    assert result.ephemeral and "parlor sync" in result.content
+    assert "`/table shuffle`" in result.content and "`/shuffle`" not in result.content, result.content
+    assert [r.levelname for r in caplog.records if "stale slash command /table shuffle" in r.getMessage()] == \
+        ["WARNING"]
+
+
 async def test_pending_race_claim_is_answered_when_the_table_ends(fake: FakeDiscord, world: World,
                                                                  tmp_path: Path) -> None:
     """A claim waiting in a race window when the host ends the table is answered with a refusal."""
