@@ -65,6 +65,60 @@ def cog_extensions() -> list[str]:
             if not m.name.startswith("_")]
 
 
+class OptionRefused(app_commands.AppCommandError):
+    """A slash command's option value outside its declared range, length or choices; the message says
+    which option and what it takes (the answer, as a :class:`bot.tables.TableError`'s).
+    """
+
+
+def _quoted(value: object) -> str:
+    text = str(value).replace("`", "'")
+    return f"`{text[:40]}…`" if len(text) > 40 else f"`{text}`"
+
+
+def refused_option(command: app_commands.Command[Any, ..., Any], options: list[dict[str, Any]]) -> str | None:
+    """Why an option value of *options* (an interaction's, for *command*) is outside what *command*
+    declares (choices, a number's range, a text's length), or ``None`` when every one is within.
+
+    Discord's client never sends such a value, but a forged or modified one may, and discord.py checks
+    only the choices of a ``Choice`` parameter (failing the command with an error nobody answers).
+    """
+    params = {p.display_name: p for p in command.parameters}
+    for option in options:
+        param = params.get(str(option.get("name")))
+        if param is None or "value" not in option:
+            continue
+        name, value = f"`{param.display_name}`", option["value"]
+        if param.choices:
+            allowed = [c.value for c in param.choices]
+            if value not in allowed:
+                return f"{name} takes one of {', '.join(_quoted(a) for a in allowed)}; {_quoted(value)} is not one."
+            continue
+        low, high = param.min_value, param.max_value
+        if param.type is discord.AppCommandOptionType.string and isinstance(value, str):
+            if (low is not None and len(value) < low) or (high is not None and len(value) > high):
+                span = f"{low or 0} to {high}" if high is not None else f"at least {low}"
+                return f"{name} takes {span} characters; it was given {len(value)}."
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            if (low is not None and value < low) or (high is not None and value > high):
+                span = (f"from {low} to {high}" if low is not None and high is not None
+                        else f"at least {low}" if low is not None else f"at most {high}")
+                return f"{name} takes a number {span}; {_quoted(value)} is not."
+    return None
+
+
+def typed_command(data: dict[str, Any]) -> str:
+    """The whole name of the slash command an interaction's *data* runs, its group and subcommand
+    included (``"tournament start"``), as the member typed it.
+    """
+    words = [str(data.get("name") or "?")]
+    options = data.get("options") or []
+    while options and options[0].get("type") in (1, 2):  # a subcommand (group) holds the rest
+        words.append(str(options[0].get("name")))
+        options = options[0].get("options") or []
+    return " ".join(words)
+
+
 class ParlorTree(app_commands.CommandTree):
     """The command tree; answers every failed command with an ephemeral explanation.
 
@@ -72,15 +126,28 @@ class ParlorTree(app_commands.CommandTree):
     """
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        """Before a slash command runs in a table's thread, replay that table if a restart left it for
-        later (``docs/tables.md``, "Restarts"), so the command finds it ready; never refuses.
+        """Before a slash command runs: refuse an option value outside what the command declares
+        (:func:`refused_option`), then, in a table's thread, replay that table if a restart left it for
+        later (``docs/tables.md``, "Restarts"), so the command finds it ready.
 
         Raises
         ------
+        OptionRefused
+            An option value the command does not take: :meth:`on_error` answers with the reason.
         discord.app_commands.AppCommandError
             The table could not be read back (the database failed): :meth:`on_error` logs it and
             answers the user.
         """
+        data: dict[str, Any] = dict(interaction.data or {})
+        if interaction.type is discord.InteractionType.application_command and data.get("type", 1) == 1:
+            try:
+                command, options = self._get_app_command_options(data)  # type: ignore[arg-type]
+            except app_commands.AppCommandError:
+                command, options = None, []  # unknown or stale: the tree's own call answers it
+            if isinstance(command, app_commands.Command):
+                why = refused_option(command, list(options))  # type: ignore[arg-type]
+                if why is not None:
+                    raise OptionRefused(why)
         tables = getattr(interaction.client, "tables", None)
         if tables is not None:
             try:
@@ -94,13 +161,12 @@ class ParlorTree(app_commands.CommandTree):
         original = getattr(error, "original", error)
         from bot.tables import TableError
 
-        if isinstance(original, TableError):  # a refusal written for the user
+        if isinstance(original, TableError | OptionRefused):  # a refusal written for the user
             await answer_error(interaction, str(original))
             return
         if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
             # Discord still shows a command this version no longer has, or has changed: not a bug.
-            data: dict[str, Any] = dict(interaction.data or {})
-            name = getattr(error, "name", None) or data.get("name", "?")
+            name = typed_command(dict(interaction.data or {}))
             log.warning("stale slash command /%s used (%s); run `parlor sync`", name, type(error).__name__)
             await answer_error(interaction, f"This command has changed since it was last registered — ask a server "
                                             f"admin to run `parlor sync`, then try `/{name}` again.")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -23,7 +24,7 @@ from bot.ratings.service import RatingService, registry_bot_orders
 from bot.storage import TournamentRow
 from bot.tables.core import Actor
 from bot.tables.text import fit_text
-from bot.tournaments.service import FORMATS, TournamentError, TournamentService
+from bot.tournaments.service import FORMATS, TournamentError, TournamentService, plural
 
 if TYPE_CHECKING:
     from bot.client import ParlorBot
@@ -31,12 +32,32 @@ if TYPE_CHECKING:
 log = logging.getLogger("parlor.tournaments")
 
 NO_PINGS = discord.AllowedMentions.none()
-USER_PINGS = discord.AllowedMentions(users=True, everyone=False, roles=False)
 STANDINGS_PAGE = 20
 """Standings lines per page."""
 
 VERBS = {"reg": ("Register", discord.ButtonStyle.success), "unreg": ("Unregister", discord.ButtonStyle.secondary),
          "checkin": ("Check in", discord.ButtonStyle.primary)}
+
+
+MENTION_LIKE = re.compile(r"<(?=[@#:/]|a:|t:)")
+"""The start of anything Discord renders inside ``<…>``: a user, role or channel mention (short ids too),
+an emoji, a timestamp, a command."""
+
+
+def literal(text: str) -> str:
+    r"""*text* (a name someone chose) as a message must write it: shown as typed, never formatting the
+    message (``**``, ``_``, ``||``, links…) and never mentioning anyone (``@everyone``, ``<@id>``).
+
+    >>> literal("**bold** <@1234> @everyone")
+    '\\*\\*bold\\*\\* <\u200b@1234> @\u200beveryone'
+    """
+    return discord.utils.escape_markdown(MENTION_LIKE.sub("<\u200b", discord.utils.escape_mentions(text)))
+
+
+def pinging(user_ids: Sequence[int]) -> discord.AllowedMentions:
+    """Allowed mentions that ping exactly *user_ids* (when the message mentions them) and nobody else."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(u) for u in user_ids])
 
 
 def parse_options(kind_engine: Any, text: str | None) -> dict[str, Any]:
@@ -113,6 +134,11 @@ class StandingsPage(discord.ui.DynamicItem[discord.ui.Button[Any]],
         if not isinstance(cog, TournamentsCog):
             await answer_error(interaction, "Tournaments are not available right now.")
             return
+        t = await cog.bot.storage.tournament(self.tid)
+        if t is None or t.guild_id != interaction.guild_id:  # a forged button, or one of a tournament gone
+            await answer_error(interaction, "That tournament no longer exists." if t is None
+                               else "This tournament belongs to another server.")
+            return
         text, view = await cog.standings_page(self.tid, self.page)
         await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_PINGS)
 
@@ -132,9 +158,14 @@ class DiscordTournaments(TournamentService):
         channel = self.bot.get_channel(t.channel_id)
         return channel if channel is not None else await self.bot.fetch_channel(t.channel_id)
 
-    async def _say(self, t: TournamentRow, text: str) -> None:
+    def shown(self, text: str) -> str:
+        """A name as the tournament's messages write it: :func:`literal`."""
+        return literal(text)
+
+    async def _say(self, t: TournamentRow, text: str, *, pings: Sequence[int] = ()) -> None:
         try:
-            await (await self._channel(t)).send(fit_text(text), allowed_mentions=USER_PINGS)
+            await (await self._channel(t)).send(fit_text(text), allowed_mentions=pinging(pings) if pings
+                                                else NO_PINGS)
         except discord.HTTPException:
             log.warning("could not post for tournament %s", t.id, exc_info=True)
 
@@ -286,7 +317,7 @@ class TournamentsCog(commands.Cog):
         t = await self._find(interaction, id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.service.open_checkin(t.id, self.actor(interaction))
-        await interaction.followup.send(f"Check-in for **{t.name}** is open.", ephemeral=True)
+        await interaction.followup.send(f"Check-in for **{literal(t.name)}** is open.", ephemeral=True)
 
     @tournament.command(name="start")
     @app_commands.describe(id="The tournament (default: this channel's)")
@@ -299,7 +330,7 @@ class TournamentsCog(commands.Cog):
         except TournamentError as exc:
             await interaction.followup.send(str(exc), ephemeral=True)
             return
-        await interaction.followup.send(f"**{t.name}** has started.", ephemeral=True)
+        await interaction.followup.send(f"**{literal(t.name)}** has started.", ephemeral=True)
 
     @tournament.command(name="standings")
     @app_commands.describe(id="The tournament (default: this channel's)")
@@ -330,7 +361,7 @@ class TournamentsCog(commands.Cog):
         kind = what.value if what else "standings"
         text = self.service.export_csv(await self.service.load(t.id), kind)
         await interaction.response.send_message(
-            f"**{t.name}** — {kind} as CSV", ephemeral=True,
+            f"**{literal(t.name)}** — {kind} as CSV", ephemeral=True,
             file=discord.File(io.BytesIO(text.encode("utf-8")), filename=f"tournament-{t.id}-{kind}.csv"))
 
     @tournament.command(name="drop")
@@ -340,27 +371,30 @@ class TournamentsCog(commands.Cog):
                    user: discord.User | None = None) -> None:
         """Leave a tournament (or, organizer: drop a player); a match being played is forfeited."""
         t = await self._find(interaction, id)
-        await interaction.response.defer(thinking=True)
+        # Private deferral: the first follow-up takes the deferral's visibility, so a refusal after a
+        # public one would be read by the whole channel. The channel hears the outcome from the service.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         answer = await self.service.drop(t.id, self.actor(interaction), (user or interaction.user).id)
-        await interaction.followup.send(answer, allowed_mentions=NO_PINGS)
+        await interaction.followup.send(answer, ephemeral=True, allowed_mentions=NO_PINGS)
 
     @tournament.command(name="disqualify")
     @app_commands.describe(user="The player", id="The tournament (default: this channel's)")
     async def disqualify(self, interaction: discord.Interaction, user: discord.User, id: int | None = None) -> None:
         """Disqualify a player (organizer); their past results keep counting for their opponents."""
         t = await self._find(interaction, id)
-        await interaction.response.defer(thinking=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a refusal stays private (see drop)
         answer = await self.service.drop(t.id, self.actor(interaction), user.id, disqualify=True)
-        await interaction.followup.send(answer, allowed_mentions=NO_PINGS)
+        await interaction.followup.send(answer, ephemeral=True, allowed_mentions=NO_PINGS)
 
     @tournament.command(name="force")
     @app_commands.describe(id="The tournament (default: this channel's)")
     async def force(self, interaction: discord.Interaction, id: int | None = None) -> None:
         """Decide the unfinished matches by the games' current standings and go on (organizer)."""
         t = await self._find(interaction, id)
-        await interaction.response.defer(thinking=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a refusal stays private (see drop)
         n = await self.service.force(t.id, self.actor(interaction))
-        await interaction.followup.send(f"Forced: {n} unfinished match(es) decided by the current standings.")
+        await interaction.followup.send(f"Forced: {plural(n, 'unfinished match', 'unfinished matches')} decided by "
+                                        "the current standings.", ephemeral=True)
 
     @tournament.command(name="reseat")
     @app_commands.describe(match="The match number of the current round", id="The tournament (default: this "
@@ -369,8 +403,9 @@ class TournamentsCog(commands.Cog):
                      id: int | None = None) -> None:
         """Open a new table for a broken match of the current round (organizer)."""
         t = await self._find(interaction, id)
-        await interaction.response.defer(thinking=True)
-        await interaction.followup.send(await self.service.reseat(t.id, self.actor(interaction), match))
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a refusal stays private (see drop)
+        answer = await self.service.reseat(t.id, self.actor(interaction), match)
+        await interaction.followup.send(answer, ephemeral=True, allowed_mentions=NO_PINGS)
 
     @tournament.command(name="pause")
     @app_commands.describe(id="The tournament (default: this channel's)")
@@ -378,7 +413,7 @@ class TournamentsCog(commands.Cog):
         """Pause: tables play on, but no-shows wait and the next round is not paired (organizer)."""
         t = await self._find(interaction, id)
         await self.service.pause(t.id, self.actor(interaction))
-        await interaction.response.send_message(f"**{t.name}** is paused.", ephemeral=True)
+        await interaction.response.send_message(f"**{literal(t.name)}** is paused.", ephemeral=True)
 
     @tournament.command(name="resume")
     @app_commands.describe(id="The tournament (default: this channel's)")
@@ -387,7 +422,7 @@ class TournamentsCog(commands.Cog):
         t = await self._find(interaction, id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.service.resume(t.id, self.actor(interaction))
-        await interaction.followup.send(f"**{t.name}** resumes.", ephemeral=True)
+        await interaction.followup.send(f"**{literal(t.name)}** resumes.", ephemeral=True)
 
     @tournament.command(name="end")
     @app_commands.describe(id="The tournament (default: this channel's)")
@@ -396,7 +431,7 @@ class TournamentsCog(commands.Cog):
         t = await self._find(interaction, id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.service.end(t.id, self.actor(interaction))
-        await interaction.followup.send(f"**{t.name}** is over.", ephemeral=True)
+        await interaction.followup.send(f"**{literal(t.name)}** is over.", ephemeral=True)
 
 
 async def setup(bot: ParlorBot) -> None:

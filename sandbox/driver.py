@@ -29,19 +29,23 @@ class DriverMixin:
     # ------------------------------------------------------------------ interactions (the users' side)
 
     async def slash(self, user: FakeUser, channel: FakeChannel, command: str, *, created_at_ms: int | None = None,
-                    wait: bool = True, options: JSON | None = None, **kwargs: Any) -> InteractionResult:
+                    wait: bool = True, options: JSON | None = None, forged: bool = False,
+                    **kwargs: Any) -> InteractionResult:
         """|coro| ``user`` runs a synced slash command in ``channel``.
 
         ``command`` is the full name with subcommand group / subcommand (``"dutch-blitz new"``);
         options come as keywords or ``options`` (values: str, int, float, bool, FakeUser,
         FakeChannel). The option types are taken from the synced command, so unknown names,
         missing required options and values outside ``choices`` raise ``ValueError`` as
-        Discord's client would not send them. ``created_at_ms`` sets the interaction id's
-        timestamp (default now); the 3 s deadline runs from it, as Discord's does. With ``wait``
-        it returns after the first response or the deadline; otherwise at once.
+        Discord's client would not send them. ``forged=True`` sends the values as given, outside
+        their ranges, lengths and ``choices`` (a modified client, or a request made by hand: a bot
+        must refuse them itself); option names and required options are still checked.
+        ``created_at_ms`` sets the interaction id's timestamp (default now); the 3 s deadline runs
+        from it, as Discord's does. With ``wait`` it returns after the first response or the
+        deadline; otherwise at once.
         """
         opts = {**(options or {}), **kwargs}
-        data = self._command_data(command, channel.guild_id, opts)
+        data = self._command_data(command, channel.guild_id, opts, checked=not forged)
         self._check_command_permissions(user, channel, command)
         return await self._send_interaction(2, user, channel, data, created_at_ms=created_at_ms, wait=wait)
 
@@ -81,7 +85,8 @@ class DriverMixin:
         data = self._command_data(command, channel.guild_id, {**kwargs, focused: typed}, focused=focused)
         return await self._send_interaction(4, user, channel, data, created_at_ms=created_at_ms, wait=True)
 
-    def _command_data(self, command: str, guild_id: int | None, opts: JSON, focused: str | None = None) -> JSON:
+    def _command_data(self, command: str, guild_id: int | None, opts: JSON, focused: str | None = None, *,
+                      checked: bool = True) -> JSON:
         """The ``data`` of an application-command interaction for ``command`` with option values ``opts``."""
         words = command.split()
         cmd = self._find_command(words[0], guild_id)
@@ -100,7 +105,8 @@ class DriverMixin:
             holder, defs = node, sub.get("options") or []
         if any(o["type"] in (1, 2) for o in defs):
             raise ValueError(f"/{command} needs a subcommand: one of {[o['name'] for o in defs]}")
-        holder["options"] = self._build_options(command, defs, opts, guild_id, resolved, focused=focused)
+        holder["options"] = self._build_options(command, defs, opts, guild_id, resolved, focused=focused,
+                                                checked=checked)
         if resolved:
             data["resolved"] = resolved
         return data
@@ -211,7 +217,7 @@ class DriverMixin:
         raise LookupError(f"no synced slash command {name!r}; synced: {have}")
 
     def _build_options(self, command: str, defs: list[JSON], opts: JSON, guild_id: int | None,
-                       resolved: JSON, focused: str | None = None) -> list[JSON]:
+                       resolved: JSON, focused: str | None = None, *, checked: bool = True) -> list[JSON]:
         by_name = {o["name"]: o for o in defs}
         unknown = set(opts) - set(by_name)
         if unknown:
@@ -252,6 +258,9 @@ class DriverMixin:
                 value = bool(value)
             else:
                 value = str(value)
+            if not checked:
+                out.append({"type": otype, "name": name, "value": value})
+                continue
             low, high = d.get("min_value"), d.get("max_value")
             if otype in (4, 10) and ((low is not None and value < low) or (high is not None and value > high)):
                 raise ValueError(f"/{command} option {name!r}: {value!r} is outside {low}..{high}")

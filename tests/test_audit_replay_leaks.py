@@ -176,7 +176,7 @@ async def test_table_log_of_a_finished_game_names_no_card_a_spectator_could_not_
             driver = TableDriver(fake, bot, channel, people, None, kind, dict(E2E_OPTIONS[kind]), 3,
                                  reachability=False)
             table = await driver.open_and_start()
-            await driver.play(max_seconds=60)
+            await driver.play()
             log = await stored_log(bot, table)
             for _ in range(100):  # the result is stored right after the last move
                 if await bot.storage.result(table.id):

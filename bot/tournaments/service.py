@@ -46,7 +46,7 @@ from bot.tournaments.model import Match, Result, Round, Standing
 from bot.tournaments.standings import standings
 
 __all__ = ["TournamentService", "TournamentError", "TableHost", "FORMATS", "STATUSES", "result_from_game",
-           "result_to_json", "result_from_json"]
+           "result_to_json", "result_from_json", "plural"]
 
 log = logging.getLogger("parlor.tournaments")
 
@@ -143,6 +143,13 @@ def result_from_game(players: Sequence[str], game: dict[str, Any], gone: Sequenc
     return Result.ranked(places, scores=scores, forfeits=out, lowest_wins=lowest_wins)
 
 
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """*n* and the noun in its right number: ``plural(1, "round")`` is ``"1 round"``, ``plural(2, "match",
+    "matches")`` is ``"2 matches"`` (*words*: the plural when it is not *word* + ``s``).
+    """
+    return f"{n} {word if n == 1 else words or word + 's'}"
+
+
 def _fmt(value: Fraction) -> str:
     return str(value) if value.denominator == 1 else f"{float(value):.2f}"
 
@@ -217,8 +224,21 @@ class TournamentService:
 
     # ------------------------------------------------------------------ hooks a Discord layer fills
 
-    async def _say(self, t: TournamentRow, text: str) -> None:
-        """Post *text* in the tournament's channel (announcements: rounds, standings, the final)."""
+    async def _say(self, t: TournamentRow, text: str, *, pings: Sequence[int] = ()) -> None:
+        """Post *text* in the tournament's channel (announcements: rounds, standings, the final). It pings
+        the users of *pings* (the members it is for), whose mentions it holds, and nobody else.
+        """
+
+    def shown(self, text: str) -> str:
+        """*text*, a player's or a tournament's name, as the messages write it: the Discord layer escapes
+        markdown and mentions, so that a name never formats a message nor pings anyone (the CSV export
+        and the storage keep names as they are).
+        """
+        return text
+
+    def _names(self, s: _State) -> dict[str, str]:
+        """Every entrant's name as the messages write it (:meth:`shown`), by player id."""
+        return {p: self.shown(n) for p, n in s.names.items()}
 
     async def _redraw(self, t: TournamentRow) -> None:
         """Redraw the tournament's message (its players and buttons)."""
@@ -446,9 +466,15 @@ class TournamentService:
                 answer = f"The tournament is full; you are on the waitlist (#{self._waiting(s) + 1})."
             else:
                 await self.storage.set_entrant(tid, actor.user_id, actor.name, "registered")
-                answer = "You are registered." + (" Check in when the check-in opens." if s.t.status == "registration"
-                                                  and s.t.settings.get("checkin_minutes") else
-                                                  " Press **Check in** to confirm." if s.t.status == "checkin" else "")
+                # A check-in is planned only before a timed start with a window; otherwise the organizer
+                # starts when they like, and opens a check-in first only if they choose to (then every
+                # registered player is told in the channel).
+                planned = s.t.settings.get("start_at") and s.t.settings.get("checkin_minutes")
+                answer = "You are registered." + (
+                    " Check in when the check-in opens, "
+                    f"{plural(int(s.t.settings['checkin_minutes']), 'minute')} before the start."
+                    if s.t.status == "registration" and planned else
+                    " Press **Check in** to confirm." if s.t.status == "checkin" else "")
         return answer
 
     @staticmethod
@@ -481,7 +507,8 @@ class TournamentService:
         if nxt is not None:
             await self.storage.set_entrant(s.t.id, nxt.user_id, nxt.name, "registered")
             check = " — press **Check in**" if s.t.status == "checkin" else ""
-            self._spawn(self._say(s.t, f"🎟️ <@{nxt.user_id}> moves up from the waitlist into **{s.t.name}**{check}."))
+            self._spawn(self._say(s.t, f"🎟️ <@{nxt.user_id}> moves up from the waitlist into "
+                                       f"**{self.shown(s.t.name)}**{check}.", pings=[nxt.user_id]))
 
     async def check_in(self, tid: int, actor: Actor) -> str:
         """|coro| *actor* checks in during the check-in window.
@@ -521,7 +548,7 @@ class TournamentService:
                 raise TournamentError("Check-in opens during registration only.")
             await self.storage.update_tournament(tid, status="checkin")
             t = await self.tournament(tid)
-        await self._say(t, f"📋 Check-in for **{t.name}** is open: registered players, press **Check in** "
+        await self._say(t, f"📋 Check-in for **{self.shown(t.name)}** is open: registered players, press **Check in** "
                            f"on the tournament message. Whoever has not checked in at the start is dropped.")
         await self._redraw(t)
 
@@ -547,7 +574,7 @@ class TournamentService:
                        or e.status == "checked_in"]
             minimum = self._minimum(s.t) if self._pods(s.t) else 2
             if len(playing) < max(2, minimum):
-                raise TournamentError(f"{len(playing)} player(s) {'checked in' if checkin else 'registered'}; "
+                raise TournamentError(f"{plural(len(playing), 'player')} {'checked in' if checkin else 'registered'}; "
                                       f"at least {max(2, minimum)} are needed.")
             for e in s.entrants:
                 if e in playing and e.status != "checked_in":
@@ -571,10 +598,11 @@ class TournamentService:
             elif s.t.format == "swiss" and not settings.get("rounds"):
                 settings["rounds"] = max(1, math.ceil(math.log2(len(ids))))
             await self.storage.update_tournament(tid, status="running", settings=settings)
-            dropped = [e.name for e in s.entrants if e.status == "registered" and e not in playing]
+            dropped = [self.shown(e.name) for e in s.entrants if e.status == "registered" and e not in playing]
         t = await self.tournament(tid)
         note = f" Dropped for not checking in: {', '.join(dropped)}." if dropped else ""
-        await self._say(t, f"🏁 **{t.name}** starts with {len(ids)} players ({FORMATS[t.format]}).{note}")
+        await self._say(t, f"🏁 **{self.shown(t.name)}** starts with {plural(len(ids), 'player')} "
+                           f"({FORMATS[t.format]}).{note}")
         await self._redraw(t)
         await self.step(tid)
 
@@ -705,7 +733,7 @@ class TournamentService:
             t = await self.tournament(tid)
             if t.status in ("registration", "checkin"):
                 await self.storage.update_tournament(tid, status="cancelled", finished_at=_now_ms())
-                await self._say(t, f"⛔ **{t.name}** could not start and is cancelled: {exc}")
+                await self._say(t, f"⛔ **{self.shown(t.name)}** could not start and is cancelled: {exc}")
                 await self._redraw(await self.tournament(tid))
 
     async def _open(self, s: _State, m: MatchRow) -> None:
@@ -719,9 +747,9 @@ class TournamentService:
         seats = [(_uid(p), s.names.get(p, p)) for p in here]
         minutes = self.config.no_show_minutes
         vs = " vs ".join(f"<@{_uid(p)}>" for p in here)
-        intro = (f"🏆 **{t.name}** — round {m.round}, match {m.number + 1}: {vs}\n"
-                 f"Open your board here within {minutes} minute(s) or forfeit the match. The result is recorded "
-                 f"when the game ends.")
+        intro = (f"🏆 **{self.shown(t.name)}** — round {m.round}, match {m.number + 1}: {vs}\n"
+                 f"Open your board here within {plural(minutes, 'minute')} or forfeit the match. The result is "
+                 f"recorded when the game ends.")
         try:
             table = await self.tables.open_seated(t.kind, dict(t.options), {"tournament": t.id}, guild_id=t.guild_id,
                                                   channel_id=t.channel_id, seats=seats, host_id=t.organizer_id,
@@ -775,13 +803,13 @@ class TournamentService:
         if len(here) >= 2 and m.status == "playing" and live is not None:
             for p in gone:
                 if await self.tables.seat_to_bot(live, _uid(p), "did not show"):
-                    self._spawn(self._say(t, f"⌛ {s.names.get(p, p)} did not show for round {m.round}, match "
+                    self._spawn(self._say(t, f"⌛ {self._names(s).get(p, p)} did not show for round {m.round}, match "
                                              f"{m.number + 1}, and forfeits it; a bot plays the seat."))
             return
         if len(here) >= 2:
             return  # a broken table of present players: the organizer re-seats or forces it
         result = Result.forfeit(gone, here)
-        names = ", ".join(s.names.get(p, p) for p in gone)
+        names = ", ".join(self._names(s).get(p, p) for p in gone)
         await self._decide(s, m, result, f"⌛ Decided by forfeit: {names} did not show.")
 
     async def _match(self, tid: int, round_: int, number: int) -> MatchRow | None:
@@ -795,11 +823,11 @@ class TournamentService:
         """Record *result* for a match that did not finish at its table, and end the table."""
         await self.storage.update_match(s.t.id, m.round, m.number, status="done", result=result_to_json(result))
         if m.game_id is not None:
-            await self.tables.close_table(m.game_id, f"{why} (tournament **{s.t.name}**)")
+            await self.tables.close_table(m.game_id, f"{why} (tournament **{self.shown(s.t.name)}**)")
         self._spawn(self._say(s.t, f"Round {m.round}, match {m.number + 1}: {why} {self._result_words(s, m, result)}"))
 
     def _result_words(self, s: _State, m: MatchRow, r: Result) -> str:
-        names = s.names
+        names = self._names(s)
         if len(m.players) == 1:
             return f"{names.get(m.players[0], m.players[0])} has a bye."
         order = sorted(m.players, key=lambda p: (p in r.forfeits, r.places[p]))
@@ -849,10 +877,11 @@ class TournamentService:
         s = _State(t, s.entrants, s.rounds)
         rows = self.standings(s)
         winner = self._winner(s, rows)
-        head = f"🏆 **{t.name}** {'ended early' if early else 'is over'}!"
+        head = f"🏆 **{self.shown(t.name)}** {'ended early' if early else 'is over'}!"
         if winner:
-            head += f" Winner: **{s.names.get(winner, winner)}** (<@{_uid(winner)}>)."
-        await self._say(t, f"{head}\n{self.standings_text(s, title='Final standings')}")
+            head += f" Winner: **{self._names(s).get(winner, winner)}** (<@{_uid(winner)}>)."
+        await self._say(t, f"{head}\n{self.standings_text(s, title='Final standings')}",
+                        pings=[_uid(winner)] if winner else [])
         await self._redraw(t)
         log.info("tournament %s finished (early=%s)", t.id, early)
 
@@ -962,12 +991,16 @@ class TournamentService:
                     await self.tables.seat_to_bot(live, user_id, "dropped from the tournament")
                 elif len(here) < 2:
                     gone = [p for p in m.players if p not in here]
-                    await self._decide(s, m, Result.forfeit(gone, here), f"🚪 {e.name} dropped and forfeits.")
+                    await self._decide(s, m, Result.forfeit(gone, here),
+                                       f"🚪 {self.shown(e.name)} dropped and forfeits.")
             if s.t.status == "running":
                 await self._step(tid)
         word = "disqualified" if disqualify else "dropped"
         self._spawn(self._redraw(s.t))
-        return f"{e.name} is {word}" + (" from the tournament." if s.t.status in ("running", "paused")
+        name, by = self.shown(e.name), "" if actor.user_id == user_id else f" by {self.shown(actor.name)}"
+        self._spawn(self._say(s.t, f"{'⛔' if disqualify else '🚪'} {name} is {word} from "
+                                   f"**{self.shown(s.t.name)}**{by}."))
+        return f"{name} is {word}" + (" from the tournament." if s.t.status in ("running", "paused")
                                         else ".")
 
     async def reseat(self, tid: int, actor: Actor, number: int) -> str:
@@ -995,6 +1028,8 @@ class TournamentService:
                                             shown=[])
             if s.t.status == "running":
                 await self._step(tid)
+        self._spawn(self._say(s.t, f"♻️ Round {m.round}, match {number} of **{self.shown(s.t.name)}** is re-seated "
+                                   f"at a new table."))
         return f"Match {number} of round {m.round} is re-seated at a new table."
 
     async def pause(self, tid: int, actor: Actor) -> None:
@@ -1012,7 +1047,7 @@ class TournamentService:
             if t.status != "running":
                 raise TournamentError("Only a running tournament can be paused.")
             await self.storage.update_tournament(tid, status="paused")
-        await self._say(t, f"⏸️ **{t.name}** is paused.")
+        await self._say(t, f"⏸️ **{self.shown(t.name)}** is paused.")
         await self._redraw(await self.tournament(tid))
 
     async def resume(self, tid: int, actor: Actor) -> None:
@@ -1032,7 +1067,7 @@ class TournamentService:
             for m in s.current.matches if s.current else ():
                 if m.status == "playing":
                     await self.storage.update_match(tid, m.round, m.number, opened_at=_now_ms())
-        await self._say(s.t, f"▶️ **{s.t.name}** resumes.")
+        await self._say(s.t, f"▶️ **{self.shown(s.t.name)}** resumes.")
         await self.step(tid)
         await self._redraw(await self.tournament(tid))
 
@@ -1052,7 +1087,7 @@ class TournamentService:
                 raise TournamentError("The tournament is already over.")
             if s.t.status in ("registration", "checkin"):
                 await self.storage.update_tournament(tid, status="cancelled", finished_at=_now_ms())
-                await self._say(s.t, f"⛔ **{s.t.name}** was cancelled by {actor.name}.")
+                await self._say(s.t, f"⛔ **{self.shown(s.t.name)}** was cancelled by {self.shown(actor.name)}.")
                 await self._redraw(await self.tournament(tid))
                 return
             for m in s.current.matches if s.current else ():
@@ -1080,20 +1115,26 @@ class TournamentService:
         """The standings as a message: rank, name, points and the tie-breaks (one page of *per_page*)."""
         rows = self.standings(s)
         if not rows:
-            return f"**{s.t.name}** — no standings before the first round."
+            return f"**{self.shown(s.t.name)}** — no standings before the first round."
         status = {e.user_id: e.status for e in s.entrants}
         opp = "Buchholz" if self._pods(s.t) else "OMW"
-        lines = [f"**{s.t.name}** — {title}"]
+        names = self._names(s)
+        lines = [f"**{self.shown(s.t.name)}** — {title}"]
         for r in rows[page * per_page:(page + 1) * per_page]:
             out = status.get(_uid(r.player))
             mark = " (dropped)" if out == "dropped" else " (disqualified)" if out == "disqualified" else ""
             opp_value = f"{float(r.opponents) * 100:.1f}%" if not self._pods(s.t) else _fmt(r.opponents)
-            lines.append(f"{r.rank}. {s.names.get(r.player, r.player)}{mark} — **{_fmt(r.points)}** pts · "
+            lines.append(f"{r.rank}. {names.get(r.player, r.player)}{mark} — **{_fmt(r.points)}** pts · "
                          f"{opp} {opp_value} · GP {_fmt(r.game_points)}"
                          + (f" · H2H {_fmt(r.head_to_head)}" if r.head_to_head else ""))
         pages = max(1, -(-len(rows) // per_page))
         if pages > 1:
             lines.append(f"Page {page + 1} of {pages}")
+        legend = ["Buchholz: the other players' mean points at each of your tables, summed" if self._pods(s.t)
+                  else "OMW: opponents' match-win %", "GP: game points"]
+        if any(r.head_to_head for r in rows[page * per_page:(page + 1) * per_page]):
+            legend.append("H2H: points against the players tied with you")
+        lines.append("-# " + " · ".join(legend))
         return "\n".join(lines)
 
     def standings_pages(self, s: _State, per_page: int = 20) -> int:
@@ -1104,9 +1145,9 @@ class TournamentService:
         """Round *number*'s matches (default the current) with their state or result."""
         rnd = next((r for r in s.rounds if r.number == number), None) if number else s.current
         if rnd is None:
-            return f"**{s.t.name}** — no round has been paired yet."
-        names = s.names
-        lines = [f"**{s.t.name}** — round {rnd.number} pairings"]
+            return f"**{self.shown(s.t.name)}** — no round has been paired yet."
+        names = self._names(s)
+        lines = [f"**{self.shown(s.t.name)}** — round {rnd.number} pairings"]
         for m in rnd.matches:
             if not m.players:
                 continue
@@ -1132,26 +1173,28 @@ class TournamentService:
         game = (engine[0].title if engine else "") or t.kind
         rounds = int(t.settings.get("rounds") or 0)
         fmt = FORMATS[t.format] + (f", tables of {t.settings['table_size']}" if self._pods(t) else "")
-        fmt += f", {rounds} rounds" if t.format in ("swiss", "pods") and rounds else ""
-        state = {"registration": "Registration open", "checkin": "Check-in open — press **Check in**",
+        fmt += f", {plural(rounds, 'round')}" if t.format in ("swiss", "pods") and rounds else ""
+        state = {"registration": "Registration open", "checkin": "Check-in open",
                  "running": f"Round {t.round} being played", "paused": f"Paused in round {t.round}",
                  "finished": "Finished", "cancelled": "Cancelled"}[t.status]
-        lines = [f"🏆 **{t.name}** — tournament #{t.id}", f"{game} · {fmt} · organizer <@{t.organizer_id}>",
-                 f"**{state}**"]
+        how = " — press **Check in**" if t.status == "checkin" else ""
+        lines = [f"🏆 **{self.shown(t.name)}** — tournament #{t.id}", f"{game} · {fmt} · organizer <@{t.organizer_id}>",
+                 f"**{state}**{how}"]
         if t.settings.get("start_at") and t.status in ("registration", "checkin"):
             lines.append(f"Starts <t:{int(t.settings['start_at']) // 1000}:R>"
-                         + (f"; check-in opens {t.settings['checkin_minutes']} minutes before."
+                         + (f"; check-in opens {plural(int(t.settings['checkin_minutes']), 'minute')} before."
                             if t.settings.get("checkin_minutes") and t.status == "registration" else "."))
         holding = [e for e in s.entrants if e.status in PLAYING]
         lines.append(f"Players ({len(holding)}/{t.settings['capacity']}):")
         shown = holding[:40]
-        lines += [f"{'✅' if e.status == 'checked_in' and t.status == 'checkin' else '•'} {e.name}" for e in shown]
+        lines += [f"{'✅' if e.status == 'checked_in' and t.status == 'checkin' else '•'} {self.shown(e.name)}"
+                  for e in shown]
         if len(holding) > len(shown):
             lines.append(f"… and {len(holding) - len(shown)} more")
-        waiting = [e.name for e in s.entrants if e.status == "waitlisted"]
+        waiting = [self.shown(e.name) for e in s.entrants if e.status == "waitlisted"]
         if waiting and t.status in ("registration", "checkin"):
             lines.append(f"Waitlist: {', '.join(waiting[:20])}" + (" …" if len(waiting) > 20 else ""))
-        out = [e.name for e in s.entrants if e.status in ("dropped", "disqualified")]
+        out = [self.shown(e.name) for e in s.entrants if e.status in ("dropped", "disqualified")]
         if out:
             lines.append(f"Out: {', '.join(out[:20])}" + (" …" if len(out) > 20 else ""))
         return "\n".join(lines)

@@ -53,6 +53,17 @@ async def settled(fake: FakeDiscord, result):
     return result
 
 
+def seen_alone(result, user, what: str) -> list[str]:
+    """What is wrong with *result* as a refusal that only *user* may see (empty: nothing)."""
+    if result.failed:
+        return [f"{what}: the interaction failed"]
+    shown = list({m.id: m for m in (result.message, *result.followups) if m is not None}.values())
+    if not shown or result.response_type not in (4, 5):
+        return [f"{what}: answered with type {result.response_type}, no message of its own"]
+    return [f"{what}: {m.content[:80]!r} is seen by everyone" for m in shown
+            if not m.ephemeral or m.visible_to != user.id]
+
+
 @pytest.fixture
 def expected_errors() -> list[str]:
     """Regexes of loopback errors a test provokes on purpose (append to it in the test)."""

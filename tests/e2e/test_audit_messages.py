@@ -134,7 +134,7 @@ async def test_a_crowded_table_fits_discord_uncut_and_pings_nobody(kind: str, fa
                              bots=seats - len(people), reachability=False)
         table = await driver.open_and_start()
         assert len(table.seats) == seats
-        await driver.play(max_seconds=90)
+        await driver.play()
         messages = list(bot_messages(fake, world.channel, driver.thread))
         table_ids = {table.message_id, *driver._table_messages}
         problems: list[str] = []
@@ -176,7 +176,7 @@ async def test_no_seed_or_card_reaches_the_log_of_a_played_game(kind: str, fake:
             driver = TableDriver(fake, bot, world.channel, people, None, kind, dict(SHORT_OPTIONS.get(kind, {})), 2,
                                  reachability=False)
             table = await driver.open_and_start()
-            await driver.play(max_seconds=60)
+            await driver.play()
     records = [r for r in caplog.records if not r.name.startswith("sandbox")]
     assert any(r.levelno == logging.DEBUG for r in records) or any("opened" in r.getMessage() for r in records), \
         "the game's log was not captured"

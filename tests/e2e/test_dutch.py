@@ -743,7 +743,7 @@ async def test_no_one_ever_sees_a_card_they_were_not_shown(variant: str, fake: F
                 driver = TableDriver(fake, bot, world.channel, [world.alice, world.bob], world.carol, "dutch",
                                      options, seed, bots=2)
                 await driver.open_and_start()
-                run = await driver.play(max_seconds=60)
+                run = await driver.play()
                 print(run.summary())
                 assert run.over and run.states_checked >= 10
                 watch.check()

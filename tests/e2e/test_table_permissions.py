@@ -9,7 +9,7 @@ import pytest
 
 from bot.config import TablesConfig
 from sandbox import FakeDiscord
-from tests.e2e.conftest import World, parlor
+from tests.e2e.conftest import World, parlor, seen_alone, settled
 from tests.e2e.test_dutch_blitz import DB_COGS, open_blitz
 from tests.e2e.test_tables import open_table
 
@@ -160,6 +160,19 @@ async def test_stale_slash_command_asks_for_parlor_sync(fake: FakeDiscord, world
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
 
 
+async def test_a_stale_subcommand_is_named_whole_in_the_answer(fake: FakeDiscord, world: World, bot,
+                                                               caplog: pytest.LogCaptureFixture) -> None:
+    """A subcommand Discord still lists under a group this version has (/table shuffle) is named whole:
+    "try `/table shuffle` again", never "`/shuffle`", a command that does not exist (issue #31 D)."""
+    table = next(c for c in fake.commands() if c["name"] == "table")
+    table["options"].append({"type": 1, "name": "shuffle", "description": "a retired command", "options": []})
+    result = await fake.slash(world.alice, world.channel, "table shuffle")
+    assert result.ephemeral and "parlor sync" in result.content
+    assert "`/table shuffle`" in result.content and "`/shuffle`" not in result.content, result.content
+    assert [r.levelname for r in caplog.records if "stale slash command /table shuffle" in r.getMessage()] == \
+        ["WARNING"]
+
+
 async def test_pending_race_claim_is_answered_when_the_table_ends(fake: FakeDiscord, world: World,
                                                                  tmp_path: Path) -> None:
     """A claim waiting in a race window when the host ends the table is answered with a refusal."""
@@ -226,3 +239,23 @@ async def test_a_seated_non_host_cannot_take_a_table_action_by_any_path(fake: Fa
         ended = await fake.click(world.alice, lobby, "End hand (host)")
         assert not ended.failed and not ended.ephemeral, ended.content
         assert table.engine.view(None)["phase"] == "between", "the host may"
+
+
+async def test_every_refusal_of_a_table_command_is_seen_by_its_member_alone(fake: FakeDiscord, world: World,
+                                                                             bot) -> None:
+    """Carol (not seated, not the host, no moderator) tries every /table command, in the table's thread and
+    in the channel: each refusal is ephemeral, for Carol alone, and no public message appears (issue #31 A)."""
+    thread, lobby = await running_table(fake, world)
+    tries: dict[str, dict[str, object]] = {"board": {}, "log": {"id": 999}, "end": {"id": 1},
+                                           "kick": {"user": world.bob}, "host": {"user": world.carol}}
+    command = next(c for c in fake.commands() if c["name"] == "table")
+    assert set(tries) == {o["name"] for o in command["options"] if o["type"] == 1}, "a /table command is not walked"
+    before = {where.id: [m.id for m in fake.messages(where)] for where in (thread, world.channel)}
+    problems: list[str] = []
+    for where in (thread, world.channel):
+        for sub, options in tries.items():
+            result = await settled(fake, await fake.slash(world.carol, where, f"table {sub}", options=options))
+            problems += seen_alone(result, world.carol, f"/table {sub} in #{where.name}")
+    assert not problems, "\n".join(problems)
+    assert {where.id: [m.id for m in fake.messages(where)] for where in (thread, world.channel)} == before
+    assert bot.tables.tables[1].status == "running"

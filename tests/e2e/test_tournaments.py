@@ -22,7 +22,8 @@ from bot.tournaments.service import result_from_json
 from bot.tournaments.standings import standings
 from sandbox import FakeDiscord
 from sandbox.wire import DEFAULT_PERMISSIONS
-from tests.e2e.conftest import COGS, World, parlor_config, settled
+from tests.e2e.conftest import COGS, World, parlor_config, seen_alone, settled
+from tests.e2e.ui_conformance import mention_problems
 
 TOURNAMENT_COGS = [*COGS, "cogs.tournaments"]
 MANAGE_EVENTS = 1 << 33
@@ -173,8 +174,11 @@ async def test_swiss_with_check_in_no_show_drop_and_restart(fake: FakeDiscord, w
         # Round 2: one player drops before playing; the others play.
         matches = await current_matches(bot, tid)
         dropper = matches[0].players[0]
+        dropped_name = users[dropper].name
         dropped = await settled(fake, await fake.slash(users[dropper], world.channel, "tournament drop"))
-        assert "dropped" in dropped.content
+        assert "dropped" in dropped.content and dropped.ephemeral
+        await fake.wait_for(lambda: any(f"{dropped_name} is dropped from **Spring Cup**" in m.content
+                                        for m in fake.messages(world.channel)), timeout=5, what="the channel told")
         for m in matches[1:]:
             await show_up(fake, bot, m.game_id, users)
         for m in matches[1:]:
@@ -295,3 +299,118 @@ async def test_a_match_table_cut_short_while_its_thread_is_made_is_ended_not_lef
             await opening
         assert await bot.storage.games_with_status("lobby", "running") == [], "a half-made table would come back"
         assert not [t for t in bot.tables.tables.values() if t.status in ("lobby", "running")]
+
+
+@pytest.mark.parametrize("custom_id", ["parlor:tstand:999999:0", "parlor:tstand:1:0"])
+async def test_a_standings_page_of_a_tournament_gone_or_of_another_server_is_answered_privately(
+        fake: FakeDiscord, world: World, tmp_path: Path, caplog: pytest.LogCaptureFixture, custom_id: str) -> None:
+    """A standings page button of no tournament (forged, or of one since deleted) or of another server's
+    tournament is answered ephemerally, with no ERROR logged (issue #31 C: it raised and was never answered)."""
+    organizer = fake.add_user("org", guild=world.guild, permissions=DEFAULT_PERMISSIONS | MANAGE_EVENTS)
+    elsewhere = fake.add_guild("Elsewhere")
+    there = fake.add_channel(elsewhere, "games")
+    fake.add_member(elsewhere, world.bob)
+    async with _parlor(fake, tmp_path / "p.db"):
+        await create(fake, world, organizer, name="Cup", game="high-card", format="swiss", rounds=1)
+        stale = fake.post_bot_message(there, "old standings", buttons=[("Next ▶", custom_id)])
+        result = await fake.click(world.bob, stale, custom_id)
+        assert not result.failed and result.ephemeral and result.message.visible_to == world.bob.id
+        assert ("no longer exists" if "999999" in custom_id else "another server") in result.content
+        assert not [r for r in caplog.records if r.levelname == "ERROR"]
+
+
+def synced_subcommands(fake: FakeDiscord, name: str) -> set[str]:
+    """The subcommands of /*name* as synced (so a new one cannot be left out of a walk)."""
+    command = next(c for c in fake.commands() if c["name"] == name)
+    return {o["name"] for o in command.get("options") or [] if o["type"] == 1}
+
+
+async def test_every_refusal_of_a_tournament_command_or_button_is_seen_by_its_member_alone(
+        fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """Bob (no organizer, no moderator) tries every /tournament command and every tournament button: each
+    refusal is ephemeral, for Bob alone, and the channel's public messages do not change (issue #31 A:
+    drop, disqualify, force and reseat deferred publicly before the organizer check, so the refusal
+    filled a public "thinking…" message)."""
+    organizer = fake.add_user("org", guild=world.guild, permissions=DEFAULT_PERMISSIONS | MANAGE_EVENTS)
+    bob = world.bob
+    async with _parlor(fake, tmp_path / "p.db"):
+        message = await create(fake, world, organizer, name="Cup", game="high-card", format="swiss", rounds=1,
+                               options="tricks=1")
+        assert not (await fake.click(world.alice, message, "Register")).failed
+        public_before = [(m.id, m.content) for m in fake.messages(world.channel)]
+        tries: dict[str, dict[str, Any]] = {
+            "create": {"name": "Mine", "game": "high-card", "format": "swiss"},
+            "checkin": {}, "start": {}, "pause": {}, "resume": {}, "end": {}, "force": {},
+            "reseat": {"match": 1}, "disqualify": {"user": world.alice}, "drop": {"user": world.alice},
+            "standings": {"id": 999}, "pairings": {"id": 999}, "export": {"id": 999},
+        }
+        assert set(tries) == synced_subcommands(fake, "tournament"), "a /tournament command is not walked"
+        problems: list[str] = []
+        for sub, options in tries.items():
+            result = await settled(fake, await fake.slash(bob, world.channel, f"tournament {sub}", options=options))
+            problems += seen_alone(result, bob, f"/tournament {sub}")
+        own = await settled(fake, await fake.slash(bob, world.channel, "tournament drop"))  # not registered
+        problems += seen_alone(own, bob, "/tournament drop (himself)")
+        problems += seen_alone(await fake.click(bob, message, "Unregister"), bob, "Unregister")
+        assert not (await fake.click(bob, message, "Register")).failed
+        problems += seen_alone(await fake.click(bob, message, "Register"), bob, "Register again")
+        await settled(fake, await fake.slash(organizer, world.channel, "tournament checkin"))
+        carol = world.carol
+        problems += seen_alone(await fake.click(carol, message, "Check in"), carol, "Check in (unregistered)")
+        stale = fake.post_bot_message(world.channel, "old standings",
+                                      buttons=[("Next ▶", "parlor:tstand:999999:0")])
+        problems += seen_alone(await fake.click(bob, stale, "parlor:tstand:999999:0"), bob, "a standings page")
+        assert not problems, "\n".join(problems)
+        public_now = [(m.id, m.content) for m in fake.messages(world.channel)]
+        refusals = [m for m in public_now if m not in public_before and m[0] not in (message.id, stale.id)
+                    and "Check-in for" not in m[1]]
+        assert not refusals, refusals
+
+
+async def test_a_name_with_mentions_and_markdown_pings_nobody_and_shows_as_written(
+        fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """A player named ``**bold** <@alice> <@1234> @everyone`` plays a whole event: no tournament message
+    pings Alice (who is not in it) or anyone the message is not for, none allows @everyone or role
+    pings, and the name shows literally (no bold, no mention) wherever it is written. The only pings
+    are the player moved up from the waitlist and the winner, each alone (issue #31 B)."""
+    organizer = fake.add_user("org", guild=world.guild, permissions=DEFAULT_PERMISSIONS | MANAGE_EVENTS)
+    raw = f"**bold** <@{world.alice.id}> <@1234> @everyone"
+    loud = fake.add_user(raw, guild=world.guild)
+    users = {f"u{u.id}": u for u in (loud, world.bob, world.carol)}
+    async with _parlor(fake, tmp_path / "p.db") as bot:
+        message = await create(fake, world, organizer, name="Cup", game="high-card", format="swiss", rounds=1,
+                               capacity=2, options="tricks=1")
+        for user in (loud, world.bob, world.carol):  # Carol is waitlisted
+            assert not (await fake.click(user, message, "Register")).failed
+        assert not (await fake.click(world.bob, message, "Unregister")).failed  # Carol moves up
+        await settled(fake, await fake.slash(organizer, world.channel, "tournament start"))
+        await wait_round(fake, bot, 1, 1)
+        (match,) = await current_matches(bot, 1)
+        await show_up(fake, bot, match.game_id, users)
+        await play(fake, bot, match.game_id, users)
+        await fake.wait_for(lambda: any("Final standings" in m.content for m in fake.messages(world.channel)),
+                            timeout=10, what="the final standings")
+        s = await service_of(bot).load(1)
+        winner = next(r.player for r in standings(["u" + str(loud.id), "u" + str(world.carol.id)],
+                                                  s.model_rounds()) if r.rank == 1)
+        posted = [m for m in fake.messages(world.channel) if m.author.bot]
+        problems: list[str] = []
+        for msg in posted:
+            meant = (world.carol.id,) if "moves up from the waitlist" in msg.content else \
+                (int(winner[1:]),) if "Winner:" in msg.content else ()
+            problems += mention_problems(msg, user_pings=meant)
+            if meant and msg.allowed_mentions is not None:  # the users allowed are named, never all of them
+                if "users" in (msg.allowed_mentions.get("parse") or []):
+                    problems.append(f"message {msg.id} allows every user mention: {msg.content[:80]!r}")
+        assert not problems, "\n".join(problems)
+        assert any("moves up from the waitlist" in m.content and m.pings == {f"user:{world.carol.id}"}
+                   for m in posted)
+        named = [m for m in posted if "bold" in m.content]
+        assert len(named) >= 4, [m.content for m in posted]  # the message, pairings, result, final standings
+        for msg in named:
+            assert "**bold**" not in msg.content and "\\*\\*bold\\*\\*" in msg.content, msg.content
+            assert f"<@{world.alice.id}>" not in msg.content and "<@1234>" not in msg.content, msg.content
+            assert "@everyone" not in msg.content, msg.content
+        export = await fake.slash(organizer, world.channel, "tournament export")
+        (data,) = export.message.files.values()
+        assert raw in data.decode(), "the CSV keeps the name as it is"

@@ -88,9 +88,6 @@ ACTION_KEYS = {"dutch-blitz": dutch_blitz_key}
 KNOWN_GAPS: dict = {}  # none today; the Pick… button closed Dutch Blitz's (a blue card onto a Post pile)
 """Per kind, legal actions its UI is known not to reach yet (each one a bug with its own note)."""
 
-PLAY_SECONDS = {"dutch": 60, "dutch-aggressive": 60}
-"""Seconds a driven game may take, where random clicks can make it long (default 20): in Dutch, random
-wrong jump-ins keep growing the hands (22 cards seen), and a round only ends with a Dutch call."""
 
 SEEDS = (1, 2, 3)
 """Seeds of the driver's random clicks; each plays one whole game (2 or 3 people and a bot)."""
@@ -137,16 +134,37 @@ async def test_random_clicks_play_a_whole_game_within_discord_limits(case: str, 
         driver = TableDriver(fake, bot, world.channel, people, spectator, kind, options, seed,
                              key=ACTION_KEYS.get(kind, action_key), excuse=KNOWN_GAPS.get(kind))
         await driver.open_and_start()
-        run = await driver.play(max_seconds=PLAY_SECONDS.get(case, 20))
+        run = await driver.play()
         for _ in range(4):  # a game can end after a few moves (a war lost in three battles): play another
             if run.states_checked >= 10 and run.board_clicks > 0 and run.public_clicks > 0:
                 break
             await driver.open_and_start()
-            run = await driver.play(max_seconds=PLAY_SECONDS.get(case, 20))
+            run = await driver.play()
         print(run.summary())
         assert run.over
         assert run.states_checked >= 10, "too few states were checked for reachability"
         assert run.board_clicks > 0 and run.public_clicks > 0
+
+
+async def test_a_driven_game_has_a_budget_in_steps_not_seconds(fake: FakeDiscord, world: World, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a machine so loaded that every step seems to take a minute (the driver's clock jumps a minute
+    at each reading), the driver still plays the game out and checks it all: its budget is in steps,
+    never in seconds (issue #31 E: ``dutch-3`` went past a 60 s budget on a loaded machine)."""
+    import types
+
+    from tests.e2e import ui_conformance
+
+    readings = iter(range(0, 10**9, 60))
+    monkeypatch.setattr(ui_conformance, "time", types.SimpleNamespace(monotonic=lambda: float(next(readings))))
+    kind, options = case_options("blitz")
+    async with parlor(fake, tmp_path / "parlor.db", PRODUCTION_COGS, tables=fast_tables(), timer_scale=0.2) as bot:
+        bot.tables.bot_delay_scale = BOT_DELAY_SCALE
+        driver = TableDriver(fake, bot, world.channel, [world.alice, world.bob], None, kind, options, 2,
+                             key=ACTION_KEYS.get(kind, action_key), reachability=False)
+        await driver.open_and_start()
+        run = await driver.play()
+    assert run.over and run.steps > 1 and run.messages_checked > 0, run.summary()
 
 
 async def test_every_table_ui_is_found(fake: FakeDiscord, world: World, tmp_path: Path) -> None:

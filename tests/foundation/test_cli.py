@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -24,13 +23,12 @@ def run_parlor(*args: str, env: dict[str, str] | None = None, cwd: Path = ROOT) 
                           cwd=cwd, timeout=60)
 
 
-def test_run_without_token_exits_2_fast_and_says_how(tmp_path: Path) -> None:
-    """`parlor run` with no token stops with status 2 within seconds, naming DISCORD_TOKEN."""
-    start = time.monotonic()
+def test_run_without_token_exits_2_at_once_and_says_how(tmp_path: Path) -> None:
+    """`parlor run` with no token stops with status 2 before anything starts, naming DISCORD_TOKEN (no
+    timed assertion: that nothing started, not even the database, is what proves it stopped at once)."""
     proc = run_parlor("run", env={"PARLOR_DB": str(tmp_path / "x.db")}, cwd=tmp_path)
     assert proc.returncode == 2
     assert "DISCORD_TOKEN" in proc.stderr and "developers/applications" in proc.stderr
-    assert time.monotonic() - start < 30
     assert not (tmp_path / "x.db").exists(), "nothing may start before the configuration is valid"
 
 

@@ -149,6 +149,12 @@ class SandboxTestBot(commands.Bot):
             await interaction.followup.send("details for you", ephemeral=True)
             await interaction.followup.send("public note")
 
+        @tree.command(name="loudwork", description="Defers publicly, then asks its follow-ups to be private")
+        async def loudwork(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(thinking=True)
+            await interaction.followup.send("meant for you alone", ephemeral=True)
+            await interaction.followup.send("the second is private", ephemeral=True)
+
         @tree.command(name="quietwork", description="Defers privately, then answers with a follow-up")
         async def quietwork(interaction: discord.Interaction) -> None:
             await interaction.response.defer(ephemeral=True, thinking=True)

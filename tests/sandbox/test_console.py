@@ -63,3 +63,19 @@ async def test_slash_option_choices_are_enforced_as_discord_does(fake, world, bo
     with pytest.raises(ValueError, match=r"'turbo' is not one of \['normal', 'fast'\]"):
         await fake.slash(world.alice, world.channel, "pace", speed="turbo")
     assert len(bot.seen) == seen, "the refused command sent no interaction"
+
+
+async def test_a_forged_slash_command_sends_values_discord_s_client_would_not(fake, world, bot):
+    """``forged=True`` sends option values outside their range and choices as given (a modified client):
+    the bot receives them and must refuse them itself; unknown option names are still refused."""
+    import pytest
+
+    seen = len(bot.seen)
+    await fake.slash(world.alice, world.channel, "dutch-blitz new", seats=9, forged=True)
+    turbo = await fake.slash(world.alice, world.channel, "pace", speed="turbo", forged=True)
+    assert turbo.failed, "the test bot does not refuse it: discord.py finds no such choice and answers nothing"
+    sent = [i.data["options"] for i in bot.seen[seen:]]
+    assert sent[0][0]["options"] == [{"type": 4, "name": "seats", "value": 9}]
+    assert sent[1] == [{"type": 3, "name": "speed", "value": "turbo"}]
+    with pytest.raises(ValueError, match="has no options"):
+        await fake.slash(world.alice, world.channel, "pace", pace="fast", forged=True)

@@ -115,6 +115,19 @@ async def test_first_followup_fills_private_thinking_message(fake, world, bot):
     assert result.message not in fake.messages(world.channel, visible_to=world.bob)
 
 
+async def test_first_followup_after_a_public_deferral_is_public_whatever_it_asks(fake, world, bot):
+    """As on Discord: the first follow-up after defer(thinking) fills the deferral's loading message and so
+    takes its visibility: public after a public deferral even with ephemeral=True. Later follow-ups are
+    new messages with their own flags."""
+    result = await fake.slash(world.alice, world.channel, "loudwork")
+    assert result.response_type == 5 and result.message.loading and not result.ephemeral
+    await fake.wait_for(lambda: len(result.followups) == 2, what="the follow-ups")
+    first, second = result.followups
+    assert first.id == result.message.id and first.content == "meant for you alone"
+    assert not first.ephemeral and first in fake.messages(world.channel, visible_to=world.bob)
+    assert second.ephemeral and second not in fake.messages(world.channel, visible_to=world.bob)
+
+
 async def test_interaction_id_carries_chosen_timestamp(fake, world, bot):
     """The interaction id's snowflake time is the test's created_at_ms, and discord.py reads it back."""
     at_ms = fake.now_ms() - 100  # (a time long past would leave no time before Discord's deadline)

@@ -65,7 +65,7 @@ class Recording(TournamentService):
         super().__init__(*args, **kwargs)
         self.posts: list[str] = []
 
-    async def _say(self, t: Any, text: str) -> None:
+    async def _say(self, t: Any, text: str, *, pings: Any = ()) -> None:
         self.posts.append(text)
 
 
