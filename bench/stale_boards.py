@@ -140,7 +140,7 @@ async def one_run(live: bool, tables: int, clicks: int, seed: int) -> tuple[list
                                                   gateway=fake.gateway_url),
                             database=DatabaseConfig(path=str(Path(tmp) / "bench.db")), tables=TablesConfig())
             async with Storage.open(config.database.path) as storage:
-                client = ParlorBot(config, storage, load_cogs=["cogs.tables", "cogs.dutch_blitz"],
+                client = ParlorBot(config, storage, load_cogs=["cogs.tables", "cogs.games"],
                                    check_commands=False)
                 client.tables.live_boards = live
                 async with running_bot(fake, client):

@@ -20,12 +20,10 @@ from typing import Any
 from bot.engine import GAMES, Action, Event
 from bot.games.blitzkrieg.scenarios import SCENARIOS
 from bot.tables import GameUI, Table
+from bot.tables.commands import PACES
 from bot.tables.ui import fit_label
 
 __all__ = ["BlitzkriegUI", "PACES"]
-
-PACES = ("click", "auto")
-"""The table's ``pace`` setting: each battle on a click of Battle!, or automatic at a readable pace."""
 
 NAMES = {s.key: s.name for s in SCENARIOS}
 """Scenario key to its name, in precedence order (``docs/rules/blitzkrieg.md`` §7)."""

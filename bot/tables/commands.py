@@ -7,13 +7,21 @@ command, ``parlor simulate`` and the engine never disagree.
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+import discord
 from discord import app_commands
 
-from bot.engine.options import describe_options
+from bot.engine.game import Game
+from bot.engine.options import OptionSpec, describe_options
+from bot.tables.core import BOT_SPEEDS
 
-__all__ = ["apply_option_declarations"]
+__all__ = ["apply_option_declarations", "new_table_command", "TABLE_SETTINGS", "PACES", "OpenTable"]
+
+OpenTable = Callable[[discord.Interaction, str, dict[str, Any], dict[str, Any]], Awaitable[None]]
+"""``open_table(interaction, kind, options, settings)``: what a ``/<kind> new`` command does."""
 
 
 def apply_option_declarations(command: app_commands.Command[Any, Any, Any], options_cls: type) -> None:
@@ -25,8 +33,13 @@ def apply_option_declarations(command: app_commands.Command[Any, Any, Any], opti
     TypeError
         An option of *options_cls* has no declaration.
     """
+    _apply_specs(command, describe_options(options_cls))
+
+
+def _apply_specs(command: app_commands.Command[Any, Any, Any], specs: list[OptionSpec]) -> None:
+    """Give *command*'s parameters named after *specs* their description, choices or range (in place)."""
     params = command._params
-    for spec in describe_options(options_cls):
+    for spec in specs:
         param = params.get(spec.name)
         if param is None:
             continue
@@ -35,3 +48,69 @@ def apply_option_declarations(command: app_commands.Command[Any, Any, Any], opti
             param.choices = [app_commands.Choice(name=str(c), value=c) for c in spec.choices]
         elif spec.type is int:
             param.min_value, param.max_value = spec.min, spec.max
+
+
+PACES = ("click", "auto")
+"""Blitzkrieg's paces (the ``pace`` table setting): a battle on each click of Battle!, or at a readable pace."""
+
+TABLE_SETTINGS: dict[str, OptionSpec] = {
+    "race_window_ms": OptionSpec("race_window_ms", int, None, "How long a race for one pile or one jump-in stays "
+                                 "open, in ms (default: the server's)", min=0, max=1000),
+    "pace": OptionSpec("pace", str, "click", "click: each battle on a click of Battle! (default); auto: battles "
+                       "follow at a readable pace", choices=PACES),
+    "bot_speed": OptionSpec("bot_speed", str, "relaxed", "How fast bots play: relaxed (default), normal or fast",
+                            choices=tuple(BOT_SPEEDS)),
+}
+"""The table settings a game's ``/<kind> new`` may offer (``Game.table_settings``), declared once: a
+setting left out is the server's (``race_window_ms``) or its default."""
+
+_TYPES: dict[type, Any] = {bool: bool, int: int, float: float, str: str}
+
+
+def new_table_command(game: Game, open_table: OpenTable) -> app_commands.Group:
+    """The ``/<kind>`` command group of declared *game*, with its ``new`` command: one parameter per
+    engine option (its declared default, range or choices and help) and per table setting the game
+    offers (:data:`TABLE_SETTINGS`), in that order (``docs/design.md`` §7).
+
+    *open_table* is awaited as ``open_table(interaction, kind, options, settings)`` with the engine
+    options and the table settings (a setting left out takes its default; one whose default is the
+    server's, ``race_window_ms``, is then not in *settings*).
+
+    Raises
+    ------
+    TypeError
+        An option of the game has no declaration, or a type a slash command cannot take.
+    """
+    specs = describe_options(game.engine.Options)
+    engine_names = [s.name for s in specs]
+    params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                annotation=discord.Interaction)]
+    for spec in specs:
+        if spec.type not in _TYPES:
+            raise TypeError(f"option {spec.name} of {game.kind} is a {spec.type.__name__}; a slash command takes "
+                            "bool, int, float or str")
+        params.append(inspect.Parameter(spec.name, inspect.Parameter.KEYWORD_ONLY, annotation=spec.type,
+                                        default=spec.default))
+    for name in game.table_settings:
+        params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY,
+                                        annotation=TABLE_SETTINGS[name].type | None, default=None))
+
+    async def new(interaction: discord.Interaction, /, **values: Any) -> None:
+        options = {k: values[k] for k in engine_names if k in values}
+        settings = {k: values[k] if values.get(k) is not None else TABLE_SETTINGS[k].default
+                    for k in game.table_settings}
+        settings = {k: v for k, v in settings.items() if v is not None}  # none given: the server's
+        await open_table(interaction, game.kind, options, settings)
+
+    new.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]  # what discord.py reads
+    new.__qualname__ = new.__name__ = "new"
+    new.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
+        **{s.name: s.help[:100] for s in specs}, **{k: TABLE_SETTINGS[k].help[:100] for k in game.table_settings}}
+    group = app_commands.Group(name=game.kind, description=game.command, guild_only=True)
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name="new", callback=new, parent=group,
+        description=f"Open a {game.title} table ({game.players_text} players) in a new thread.")
+    apply_option_declarations(command, game.engine.Options)
+    _apply_specs(command, [TABLE_SETTINGS[k] for k in game.table_settings])
+    group.add_command(command)
+    return group

@@ -27,7 +27,7 @@ from bot.tables.registry import TableRegistry
 from bot.tables.table import PrivateNote, Table, TableError, TableStatus
 from bot.tables.ui import Click
 
-__all__ = ["Moves", "Mover", "Decode", "outcome_note", "BEATEN_NAMED"]
+__all__ = ["Moves", "Mover", "Decode", "decide", "outcome_note", "BEATEN_NAMED"]
 
 log = logging.getLogger("parlor.tables")
 
@@ -77,6 +77,52 @@ def _beat_line(table: Table, beat: list[tuple[str, int]]) -> str:
     named = ", ".join(f"{table.display_name(p)} by {m} ms" for p, m in order[:BEATEN_NAMED])
     more = f" and {len(order) - BEATEN_NAMED} more" if len(order) > BEATEN_NAMED else ""
     return f"⚡ You got there first — ahead of {named}{more}."
+
+
+def decide(table: Table, mover: Mover, action: Action | Decode) -> Outcome | tuple[str, Action, str]:
+    """Who acts for which seat at *table*, and what: ``(player, action, the click's note)``, or the
+    refusal (or the board step of a click that makes no move, a refused :class:`Outcome` with its
+    selection). Pure: reads *table* and decides, changes nothing; :meth:`Moves.submit` calls it
+    under the table lock (``docs/tables.md``, "Who may do what").
+    """
+    engine = table.engine
+    if engine is None:
+        return Outcome(False, "This table is not running any more.", plain=True)
+    host = False
+    if isinstance(mover, Actor):
+        seat = table.seat_of_user(mover.user_id)
+        host = TableRegistry.is_host(table, mover)
+        if seat is not None and not seat.is_bot:
+            player = seat.player_id
+        elif host and table.seats:  # an unseated host or moderator acts for the table: any seat
+            player = table.seats[0].player_id
+        else:
+            return Outcome(False, "You are not playing at this table; you can watch the table message.",
+                           plain=True)
+    else:
+        player, seat = mover, None
+    note = ""
+    if callable(action):
+        try:
+            click = action(table, player)
+        except TableError as exc:
+            return Outcome(False, str(exc), plain=True)
+        except (ValueError, KeyError, IndexError):  # a garbled token: answer, never raise
+            log.warning("table %s: an unreadable button from %s", table.id, player)
+            return Outcome(False, "That button is no longer valid — here is your fresh board.", plain=True)
+        if click.action is None:
+            return Outcome(False, plain=True, note=click.note, selection=click.selection)
+        chosen, note = click.action, click.note
+    else:
+        chosen = action
+    if isinstance(mover, Actor):
+        table_action = chosen.get("type") in engine.table_actions
+        if table_action and not host:  # the host's or the table's own moves, whatever button offered them
+            return Outcome(False, "Only the host (or a moderator) can do that.", plain=True)
+        if not table_action and (seat is None or seat.is_bot):
+            return Outcome(False, "You are not playing at this table; only table actions are yours.",
+                           plain=True)
+    return player, chosen, note
 
 
 class Moves:
@@ -139,7 +185,7 @@ class Moves:
         """
         person = mover if isinstance(mover, Actor) else None
         async with table.lock:
-            decided = self._decide(table, mover, action)
+            decided = decide(table, mover, action)
             if isinstance(decided, Outcome):
                 return decided
             player, chosen, note = decided
@@ -160,49 +206,6 @@ class Moves:
         outcome = await future
         outcome.note = note
         return outcome
-
-    def _decide(self, table: Table, mover: Mover, action: Action | Decode) -> Outcome | tuple[str, Action, str]:
-        """Who acts for which seat, and what: ``(player, action, the click's note)``, or the refusal
-        (or the board step of a click that makes no move). The table lock is held.
-        """
-        engine = table.engine
-        if engine is None:
-            return Outcome(False, "This table is not running any more.", plain=True)
-        host = False
-        if isinstance(mover, Actor):
-            seat = table.seat_of_user(mover.user_id)
-            host = self.registry.is_host(table, mover)
-            if seat is not None and not seat.is_bot:
-                player = seat.player_id
-            elif host and table.seats:  # an unseated host or moderator acts for the table: any seat
-                player = table.seats[0].player_id
-            else:
-                return Outcome(False, "You are not playing at this table; you can watch the table message.",
-                               plain=True)
-        else:
-            player, seat = mover, None
-        note = ""
-        if callable(action):
-            try:
-                click = action(table, player)
-            except TableError as exc:
-                return Outcome(False, str(exc), plain=True)
-            except (ValueError, KeyError, IndexError):  # a garbled token: answer, never raise
-                log.warning("table %s: an unreadable button from %s", table.id, player)
-                return Outcome(False, "That button is no longer valid — here is your fresh board.", plain=True)
-            if click.action is None:
-                return Outcome(False, plain=True, note=click.note, selection=click.selection)
-            chosen, note = click.action, click.note
-        else:
-            chosen = action
-        if isinstance(mover, Actor):
-            table_action = chosen.get("type") in engine.table_actions
-            if table_action and not host:  # the host's or the table's own moves, whatever button offered them
-                return Outcome(False, "Only the host (or a moderator) can do that.", plain=True)
-            if not table_action and (seat is None or seat.is_bot):
-                return Outcome(False, "You are not playing at this table; only table actions are yours.",
-                               plain=True)
-        return player, chosen, note
 
     async def _close_race_after(self, table: Table, resource: str, delay_s: float) -> None:
         await asyncio.sleep(delay_s)

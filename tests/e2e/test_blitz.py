@@ -19,7 +19,7 @@ from sandbox import FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.conftest import COGS, World, parlor, settled, stored_log
 from tests.games.blitz.helpers import dealing_order
 
-DB_COGS = [*COGS, "cogs.blitz"]
+DB_COGS = [*COGS, "cogs.games"]
 
 # Round 1 (Alice deals, Bot 1 plays first): Bot 1 holds 28 and knocks at once; Bot 2 draws the 6♦
 # and throws the 3♣; Alice's last turn draws the 10♠ from the stock: A♠ K♠ 10♠ is 31.

@@ -17,7 +17,7 @@ from bot.config import TablesConfig
 from sandbox import FakeDiscord
 from tests.e2e.conftest import COGS, World, deal_seed, parlor, settled, stored_log
 
-DB_COGS = [*COGS, "cogs.blitzkrieg"]
+DB_COGS = [*COGS, "cogs.games"]
 QUICK = TablesConfig(redraw_interval_ms=100, board_refresh_ms=100)
 SUIT = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -305,6 +305,6 @@ async def test_new_command_options_come_from_the_one_declaration(fake: FakeDisco
             assert (synced[spec.name]["min_value"], synced[spec.name]["max_value"]) == (spec.min, spec.max)
         assert [c["value"] for c in synced["pace"]["choices"]] == ["click", "auto"]
         games = await fake.slash(world.alice, world.channel, "games")
-        assert "**Blitzkrieg** — 2–2 players · `/blitzkrieg new`" in games.content
+        assert "**Blitzkrieg** — 2 players · `/blitzkrieg new`" in games.content
         rules = await fake.slash(world.alice, world.channel, "rules", options={"game": "blitzkrieg"})
         assert "/blitzkrieg new" in rules.content and "Battle!" in rules.content

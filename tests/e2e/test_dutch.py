@@ -26,7 +26,7 @@ from tests.e2e.conftest import COGS, World, deal_seed, parlor, settled, stored_l
 from tests.e2e.test_ui_conformance import PRODUCTION_COGS, fast_tables
 from tests.e2e.ui_conformance import TableDriver
 
-DB_COGS = [*COGS, "cogs.dutch"]
+DB_COGS = [*COGS, "cogs.games"]
 FAST = {"jump_in_grace_seconds": 0, "peek_seconds": 1, "bot_speed": "fast"}
 """Options of ``/dutch new`` for quick tests: no grace before a draw, looks shown for 1 s, fast bots."""
 

@@ -17,7 +17,7 @@ from bot.tables.restore import Restorer
 from sandbox import FakeDiscord
 from tests.e2e.conftest import COGS, World, parlor, settled
 
-DB_COGS = [*COGS, "cogs.dutch_blitz"]
+DB_COGS = [*COGS, "cogs.games"]
 _SHIFT_TURN = itertools.count()
 
 

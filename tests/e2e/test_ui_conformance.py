@@ -1,8 +1,9 @@
 """UI conformance of every game that has a table (issue 11, item 4); the driver is in ``ui_conformance.py``.
 
-Parametrised over every game kind whose cog registers a table UI (a ``GameUI`` subclass in
-``cogs/``). A new game's table is picked up by itself; it needs one entry in :data:`FAST_OPTIONS`
-(and, if its UI merges equivalent actions, one in :data:`ACTION_KEYS`).
+Parametrised over every declared game (``bot.engine.GAMES``; its table UI is the class its
+declaration names). A new game's table is picked up by itself from its declaration (its short game's options
+are the declaration's, ``tests/quick.py``); only a UI that merges equivalent actions needs an entry
+in :data:`ACTION_KEYS`.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from tests.e2e.ui_conformance import (
     production_uis,
     reachability_problems,
 )
+from tests.quick import table_options, variant_cases
 
 PRODUCTION_COGS = cog_extensions()
 
@@ -37,35 +39,21 @@ PRODUCTION_COGS = cog_extensions()
 UIS = production_uis()
 KINDS = sorted(UIS)
 
-FAST_OPTIONS: dict[str, dict[str, object]] = {
-    # One hand decides (max_hands 1, target 1); the host's End hand works after 1 s without a
-    # Dutch-pile play; whole Post piles may move (so `stack` is reached too); fast bots and a short
-    # race window.
-    "dutch-blitz": {"target": 1, "max_hands": 1, "stuck_seconds": 1, "move_post_stacks": True,
-                    "bot_speed": "fast", "race_window_ms": 30},
-    "blitz": {"lives": 1, "bot_speed": "fast"},  # one life: every round puts someone out
-    "dutch": {"target": 1, "jump_in_grace_seconds": 0, "peek_seconds": 1, "bot_speed": "fast"},  # one round
-    "blitzkrieg": {"max_battles": 40, "bot_speed": "fast"},  # forty battles, then the larger deck wins
-}
-"""Options of ``/<kind> new`` that make a game short, per kind. Every kind with a table needs one."""
-
-VARIANTS: dict[str, tuple[str, dict[str, object]]] = {
-    # The aggressive set: adversaries' cards to jump in with, raced jump-ins, keep, no Dutch call;
-    # one round to the end of the deck.
-    "dutch-aggressive": ("dutch", {**FAST_OPTIONS["dutch"], "variant": "aggressive"}),
-}
-"""Further rule sets of a kind that change its board, each a case of its own: name -> (kind, options)."""
+VARIANTS = variant_cases()
+"""Further rule sets of a kind that change its board, each a case of its own (from the declarations):
+``"<kind>-<variant>"`` to ``(kind, variant)``."""
 
 CASES = [*KINDS, *sorted(VARIANTS)]
-"""What the game-playing tests run: every kind with its FAST_OPTIONS, and every variant."""
+"""What the game-playing tests run: every declared game with a short game's options (``tests/quick.py``),
+and every declared variant."""
 
 
 def case_options(case: str) -> tuple[str, dict[str, object]]:
     """The kind and the ``/<kind> new`` options of a case of :data:`CASES`."""
     if case in VARIANTS:
-        kind, options = VARIANTS[case]
-        return kind, dict(options)
-    return case, fast_options(case)
+        kind, variant = VARIANTS[case]
+        return kind, table_options(kind, variant)
+    return case, table_options(case)
 
 
 def dutch_blitz_key(action: dict) -> object:
@@ -104,14 +92,6 @@ def fast_tables() -> TablesConfig:
     return TablesConfig(**{k: v for k, v in wanted.items() if k in fields})
 
 
-def fast_options(kind: str) -> dict[str, object]:
-    if kind not in FAST_OPTIONS:
-        pytest.fail(f"the game {kind!r} has a table UI but no entry in FAST_OPTIONS of {__file__}: add the "
-                    f"options of `/{kind} new` that make a game short (a low target, few rounds, short timers), "
-                    "so the UI conformance test can play whole games quickly", pytrace=False)
-    return dict(FAST_OPTIONS[kind])
-
-
 # ---------------------------------------------------------------------------------------------- through Discord
 
 
@@ -126,7 +106,7 @@ async def test_random_clicks_play_a_whole_game_within_discord_limits(case: str, 
     spectator = fake.add_user("spectator", guild=world.guild)
     async with parlor(fake, tmp_path / "parlor.db", PRODUCTION_COGS, tables=fast_tables(), timer_scale=0.2) as bot:
         unknown = set(bot.tables.uis) - set(KINDS)
-        assert not unknown, f"cogs registered table UIs this test did not find among cogs' GameUI subclasses: {unknown}"
+        assert not unknown, f"cogs registered table UIs of games this test did not find declared: {unknown}"
         assert kind in bot.tables.uis, f"no cog registered a table UI for {kind!r}"
         bot.tables.bot_delay_scale = BOT_DELAY_SCALE
         people = [world.alice, world.bob, world.carol][:2 + seed % 2]  # 3, 2, 3 people
@@ -178,7 +158,7 @@ async def test_every_table_ui_is_found(fake: FakeDiscord, world: World, tmp_path
 
 
 def offline_table(kind: str, seed: int, people: int = 3, case: str | None = None) -> Table:
-    """A running table of *kind* without a bot or Discord: the engine options of FAST_OPTIONS (of the
+    """A running table of *kind* without a bot or Discord: the engine options of its short game (of the
     variant *case*, if given), *people* seats."""
     engine_cls = REGISTRY[kind]
     fields = {f.name for f in dataclasses.fields(engine_cls.Options)}

@@ -26,7 +26,6 @@ ephemeral message of that person with an enabled component; the *public message*
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import json
 import random
 import re
@@ -36,6 +35,9 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from bot.engine.cards import BlitzCard, Card
+from bot.tables.core import Actor
+from bot.tables.moves import decide
+from bot.tables.race import Outcome
 from bot.tables.table import Table, TableError
 from bot.tables.ui import GameUI
 from sandbox import FakeChannel, FakeDiscord, FakeMessage, FakeUser
@@ -390,7 +392,8 @@ def reachability_problems(ui: GameUI, table: Table, player: str, *, key: ActionK
 
     Every legal action that is not a table action must be reached from *player*'s board or the
     public buttons; every legal table action must be reached from the public buttons by the host.
-    A non-host must never reach a table action (the service trusts the UI there). Actions are
+    A table action a non-host reaches (a UI may offer its button to everyone) must be refused to
+    them by the table's one decision (``bot.tables.moves.decide``), never taken. Actions are
     compared through *key*, so a UI may merge actions *key* calls equivalent. *reached_keys*, if
     given, collects the keys of every action reached (for statistics). *excuse* (a known gap of a
     game's UI, see ``KNOWN_GAPS`` in the test) lets an unreachable action pass; those go to *excused*.
@@ -411,9 +414,11 @@ def reachability_problems(ui: GameUI, table: Table, player: str, *, key: ActionK
     if reached_keys is not None:
         reached_keys |= mine | hosts
     if not is_host:
+        seat = table.seat_of_player(player)
+        person = Actor(seat.user_id if seat is not None and seat.user_id is not None else -1, player)
         for path, action in board.actions + public.actions:
-            if action.get("type") in table_types:
-                problems.append(f"{player} is not the host but {path} gives them the table action {action}")
+            if action.get("type") in table_types and not isinstance(decide(table, person, action), Outcome):
+                problems.append(f"{player} is not the host but {path} lets them take the table action {action}")
     for action in engine.legal_actions(player):
         if action.get("type") in table_types:
             if key(action) not in hosts:
@@ -930,16 +935,10 @@ class TableDriver:
 
 
 def production_uis() -> dict[str, type[GameUI]]:
-    """Every game UI a production cog defines, by kind (importing every cog of ``cogs/``)."""
-    from bot.client import cog_extensions
+    """Every declared game's table UI class, by kind (``bot.engine.GAMES``, each UI imported from its
+    declaration as the bot's game cogs import it).
+    """
+    from bot.engine import GAMES
+    from cogs.games import load_ui
 
-    for name in cog_extensions():
-        importlib.import_module(name)
-    found: dict[str, type[GameUI]] = {}
-    todo = list(GameUI.__subclasses__())
-    while todo:
-        cls = todo.pop()
-        todo += cls.__subclasses__()
-        if cls.__module__.startswith("cogs.") and cls.kind:
-            found[cls.kind] = cls
-    return found
+    return {kind: type(load_ui(game)) for kind, game in GAMES.items()}
