@@ -1,4 +1,4 @@
-"""Storage under many tables at once: writes that never interleave (bot/storage/repository.py)."""
+"""Storage under many tables at once: writes that never interleave (bot/storage/database.py, action_log.py)."""
 
 from __future__ import annotations
 
@@ -220,8 +220,8 @@ async def test_callers_waiting_on_a_group_whose_write_is_cut_short_are_told_not_
         queued = [asyncio.create_task(storage.append_action(g, 1, "p0", {"type": "flip"})) for g in games[1:]]
         await lone
         await asyncio.sleep(0.05)  # the group's task is writing now
-        assert storage._flusher is not None
-        storage._flusher.cancel()
+        assert storage.log_writer.group_task is not None
+        storage.log_writer.group_task.cancel()
         outcomes = await asyncio.wait_for(asyncio.gather(*queued, return_exceptions=True), timeout=3)
         assert all(isinstance(o, RuntimeError) and "may not be stored" in str(o) for o in outcomes)
         storage.log_db.execute = original  # type: ignore[method-assign]
