@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import aiosqlite
 
@@ -91,27 +91,36 @@ class GameStore:
             tails.setdefault(r["game_id"], []).append(_action(r))
         return [LiveGame(g, seats.get(g.id, []), snaps.get(g.id), tails.get(g.id, [])) for g in games]
 
-    async def update_game(self, game_id: int, **changes: Any) -> None:
-        """|coro| Update columns of a game (``status``, ``message_id``, ``thread_id``, ``host_id``,
-        ``options``, ``seed``, ``finished_at``).
+    async def set_game_status(self, game_id: int, status: str) -> None:
+        """|coro| Set a game's status (a :class:`str`, e.g. a table's ``TableStatus``).
 
         Raises
         ------
         ValueError
-            An unknown column or status.
+            *status* is none of :data:`~bot.storage.rows.GAME_STATUSES`; nothing is written.
         """
+        if status not in GAME_STATUSES:
+            raise ValueError(f"status {status!r} must be one of {GAME_STATUSES}")
+        await self._set(game_id, "status", str(status))
+
+    async def set_game_thread(self, game_id: int, thread_id: int | None) -> None:
+        """|coro| Set the thread (a snowflake, or ``None``) a game is played in."""
+        await self._set(game_id, "thread_id", thread_id)
+
+    async def set_game_message(self, game_id: int, message_id: int | None) -> None:
+        """|coro| Set a game's public table message (a snowflake, or ``None``)."""
+        await self._set(game_id, "message_id", message_id)
+
+    async def set_game_host(self, game_id: int, host_id: int | None) -> None:
+        """|coro| Set a game's host (a Discord user's snowflake, or ``None``)."""
+        await self._set(game_id, "host_id", host_id)
+
+    async def _set(self, game_id: int, column: Literal["status", "thread_id", "message_id", "host_id"],
+                   value: str | int | None) -> None:
+        """|coro| Set one column of a game (named by this module, never by a caller) and its ``updated_at``."""
         async with self._db.transaction() as db:
-            allowed = {"status", "message_id", "thread_id", "host_id", "options", "seed", "finished_at", "channel_id"}
-            bad = set(changes) - allowed
-            if bad:
-                raise ValueError(f"cannot update {sorted(bad)}; columns: {sorted(allowed)}")
-            if "status" in changes and changes["status"] not in GAME_STATUSES:
-                raise ValueError(f"status {changes['status']!r} must be one of {GAME_STATUSES}")
-            if "options" in changes:
-                changes["options"] = json.dumps(changes["options"])
-            changes["updated_at"] = self._db.clock()
-            cols = ", ".join(f"{k} = ?" for k in changes)
-            await db.execute(f"UPDATE games SET {cols} WHERE id = ?", (*changes.values(), game_id))
+            await db.execute(f"UPDATE games SET {column} = ?, updated_at = ? WHERE id = ?",
+                             (value, self._db.clock(), game_id))
 
     # ------------------------------------------------------------------ seats
 

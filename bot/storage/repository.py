@@ -84,7 +84,10 @@ class Storage:
         self.game = games.game
         self.games_with_status = games.games_with_status
         self.live_games = games.live_games
-        self.update_game = games.update_game
+        self.set_game_status = games.set_game_status
+        self.set_game_thread = games.set_game_thread
+        self.set_game_message = games.set_game_message
+        self.set_game_host = games.set_game_host
         self.set_seats = games.set_seats
         self.seats = games.seats
         self.actions = games.actions

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from enum import StrEnum
 from pathlib import Path
 
 import aiosqlite
@@ -121,7 +122,8 @@ async def test_results_status_and_guild_settings(tmp_path: Path) -> None:
     async with Storage.open(tmp_path / "x.db") as storage:
         a = await storage.create_game("blitz", seed=1)
         b = await storage.create_game("dutch", seed=2)
-        await storage.update_game(b, status="running", message_id=55)
+        await storage.set_game_status(b, "running")
+        await storage.set_game_message(b, 55)
         await storage.save_result(a, {"winners": ["x"]})
         assert (await storage.game(a)).status == "finished"
         assert await storage.result(a) == {"winners": ["x"]}
@@ -130,7 +132,32 @@ async def test_results_status_and_guild_settings(tmp_path: Path) -> None:
         await storage.set_guild_settings(9, {"race_window_ms": 200})
         assert await storage.guild_settings(9) == {"race_window_ms": 200}
         with pytest.raises(ValueError, match="status"):
-            await storage.update_game(b, status="paused")
+            await storage.set_game_status(b, "paused")
+
+
+async def test_each_typed_game_update_sets_its_column_and_the_time_it_changed(tmp_path: Path) -> None:
+    """set_game_status/thread/message/host each set one column and ``updated_at``; a status may be a
+    str enum (a table's TableStatus) and is stored as its plain value; an unknown one writes nothing."""
+
+    class Status(StrEnum):
+        RUNNING = "running"
+
+    clock = iter(range(1000, 2000)).__next__
+    async with Storage.open(tmp_path / "x.db", clock=clock) as storage:
+        game = await storage.create_game("blitz", seed=1, thread_id=5, host_id=6)
+        await storage.set_game_thread(game, 7)
+        await storage.set_game_message(game, 8)
+        await storage.set_game_host(game, 9)
+        await storage.set_game_status(game, Status.RUNNING)
+        row = await storage.game(game)
+        assert (row.thread_id, row.message_id, row.host_id, row.status) == (7, 8, 9, "running")
+        assert type(row.status) is str
+        assert row.created_at < row.updated_at
+        with pytest.raises(ValueError, match="status 'paused'"):
+            await storage.set_game_status(game, "paused")
+        await storage.set_game_message(game, None)
+        after = await storage.game(game)
+        assert (after.status, after.message_id, after.thread_id) == ("running", None, 7)
 
 
 def test_every_migration_is_a_non_empty_script() -> None:
