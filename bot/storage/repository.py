@@ -111,6 +111,10 @@ class Storage:
         self.create_tournament = tournaments.create_tournament
         self.tournament = tournaments.tournament
         self.tournaments = tournaments.tournaments
+        self.set_tournament_status = tournaments.set_tournament_status
+        self.set_tournament_message = tournaments.set_tournament_message
+        self.start_tournament = tournaments.start_tournament
+        self.end_tournament = tournaments.end_tournament
         self.update_tournament = tournaments.update_tournament
         self.set_entrant = tournaments.set_entrant
         self.remove_entrant = tournaments.remove_entrant
@@ -118,6 +122,12 @@ class Storage:
         self.add_round = tournaments.add_round
         self.finish_round = tournaments.finish_round
         self.rounds = tournaments.rounds
+        self.set_match_status = tournaments.set_match_status
+        self.open_match = tournaments.open_match
+        self.set_match_opened_at = tournaments.set_match_opened_at
+        self.set_match_shown = tournaments.set_match_shown
+        self.finish_match = tournaments.finish_match
+        self.reset_match = tournaments.reset_match
         self.update_match = tournaments.update_match
         self.match_of_game = tournaments.match_of_game
 

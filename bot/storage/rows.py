@@ -9,11 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["GAME_STATUSES", "GameRow", "SeatRow", "ActionRow", "SnapshotRow", "LiveGame", "FinishedGame", "RatingRow",
-           "TournamentRow", "EntrantRow", "MatchRow", "RoundRow"]
+__all__ = ["GAME_STATUSES", "TOURNAMENT_STATUSES", "MATCH_STATUSES", "GameRow", "SeatRow", "ActionRow", "SnapshotRow",
+           "LiveGame", "FinishedGame", "RatingRow", "TournamentRow", "EntrantRow", "MatchRow", "RoundRow"]
 
 GAME_STATUSES = ("lobby", "running", "finished", "cancelled")
 """The statuses a game (a table) may have."""
+
+TOURNAMENT_STATUSES = ("registration", "checkin", "running", "paused", "finished", "cancelled")
+"""The statuses a tournament may have (``docs/tournaments.md`` §10)."""
+
+MATCH_STATUSES = ("pending", "playing", "broken", "done", "empty")
+"""The statuses a tournament match may have (:class:`MatchRow`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from typing import Any
 import aiosqlite
 
 from bot.storage.database import Database
-from bot.storage.rows import EntrantRow, MatchRow, RoundRow, TournamentRow
+from bot.storage.rows import MATCH_STATUSES, TOURNAMENT_STATUSES, EntrantRow, MatchRow, RoundRow, TournamentRow
 
 __all__ = ["TournamentStore"]
 
@@ -58,8 +58,47 @@ class TournamentStore:
         rows = await self._db.rows(f"SELECT * FROM tournaments WHERE {' AND '.join(where)} ORDER BY id", args)
         return [_tournament(r) for r in rows]
 
+    async def set_tournament_status(self, tournament_id: int, status: str) -> None:
+        """|coro| Set a tournament's status (``checkin`` at check-in, ``paused``, ``running`` again, …).
+
+        Raises
+        ------
+        ValueError
+            *status* is none of :data:`~bot.storage.rows.TOURNAMENT_STATUSES`; nothing is written.
+        """
+        _check(status, TOURNAMENT_STATUSES)
+        await self._set_tournament(tournament_id, {"status": str(status)})
+
+    async def set_tournament_message(self, tournament_id: int, message_id: int | None) -> None:
+        """|coro| Set a tournament's public message (a snowflake, or ``None``)."""
+        await self._set_tournament(tournament_id, {"message_id": message_id})
+
+    async def start_tournament(self, tournament_id: int, settings: dict[str, Any]) -> None:
+        """|coro| Mark a tournament ``running`` with its *settings* as they stand at the start (e.g. the
+        number of rounds counted from the players who checked in), in one statement.
+        """
+        await self._set_tournament(tournament_id, {"status": "running", "settings": json.dumps(settings)})
+
+    async def end_tournament(self, tournament_id: int, status: str, *, finished_at: int | None = None) -> None:
+        """|coro| Mark a tournament ``finished`` or ``cancelled``, at *finished_at* (Unix ms; now by the
+        storage's clock when ``None``), in one statement.
+
+        Raises
+        ------
+        ValueError
+            *status* is neither ``finished`` nor ``cancelled``; nothing is written.
+        """
+        _check(status, ("finished", "cancelled"))
+        async with self._db.transaction() as db:
+            now = self._db.clock()
+            await db.execute("UPDATE tournaments SET status = ?, finished_at = ?, updated_at = ? WHERE id = ?",
+                             (str(status), now if finished_at is None else finished_at, now, tournament_id))
+
     async def update_tournament(self, tournament_id: int, **changes: Any) -> None:
         """|coro| Update ``status``, ``message_id``, ``round``, ``settings`` or ``finished_at`` of a tournament.
+
+        Kept until its callers move to the typed methods (:meth:`set_tournament_status`,
+        :meth:`set_tournament_message`, :meth:`start_tournament`, :meth:`end_tournament`).
 
         Raises
         ------
@@ -142,8 +181,50 @@ class TournamentStore:
 
     # ------------------------------------------------------------------ matches
 
+    async def set_match_status(self, tournament_id: int, round_: int, number: int, status: str) -> None:
+        """|coro| Set a match's status alone (``broken`` when its table ended without a result).
+
+        Raises
+        ------
+        ValueError
+            *status* is none of :data:`~bot.storage.rows.MATCH_STATUSES`; nothing is written.
+        """
+        _check(status, MATCH_STATUSES)
+        await self._set_match(tournament_id, round_, number, {"status": str(status)})
+
+    async def open_match(self, tournament_id: int, round_: int, number: int, *, game_id: int,
+                         opened_at: int | None = None) -> None:
+        """|coro| A match's table opened: ``playing`` at table *game_id* since *opened_at* (Unix ms; now
+        by the storage's clock when ``None``), nobody shown up yet.
+        """
+        await self._set_match(tournament_id, round_, number, {
+            "status": "playing", "game_id": game_id,
+            "opened_at": self._db.clock() if opened_at is None else opened_at, "shown": "[]"})
+
+    async def set_match_opened_at(self, tournament_id: int, round_: int, number: int, opened_at: int) -> None:
+        """|coro| Restart a match's no-show clock at *opened_at* (Unix ms)."""
+        await self._set_match(tournament_id, round_, number, {"opened_at": opened_at})
+
+    async def set_match_shown(self, tournament_id: int, round_: int, number: int, shown: Sequence[str]) -> None:
+        """|coro| Set the players (ids, ``u<user id>``) who showed up at a match's table."""
+        await self._set_match(tournament_id, round_, number, {"shown": json.dumps(list(shown))})
+
+    async def finish_match(self, tournament_id: int, round_: int, number: int, result: dict[str, Any]) -> None:
+        """|coro| Record a match's *result* (``{"places", "forfeits", "scores", "forced"}``): it is ``done``."""
+        await self._set_match(tournament_id, round_, number, {"status": "done", "result": json.dumps(result)})
+
+    async def reset_match(self, tournament_id: int, round_: int, number: int) -> None:
+        """|coro| Take a match back to ``pending``: no table, no no-show clock, nobody shown up (its
+        result, if any, stays).
+        """
+        await self._set_match(tournament_id, round_, number,
+                              {"status": "pending", "game_id": None, "opened_at": None, "shown": "[]"})
+
     async def update_match(self, tournament_id: int, round_: int, number: int, **changes: Any) -> None:
         """|coro| Update ``status``, ``game_id``, ``opened_at``, ``shown`` (a list) or ``result`` (a dict) of a match.
+
+        Kept until its callers move to the typed methods (:meth:`set_match_status`, :meth:`open_match`,
+        :meth:`set_match_opened_at`, :meth:`set_match_shown`, :meth:`finish_match`, :meth:`reset_match`).
 
         Raises
         ------
@@ -169,6 +250,18 @@ class TournamentStore:
         """|coro| The tournament match played at table *game_id*, or ``None``."""
         row = await self._db.row("SELECT * FROM tournament_matches WHERE game_id = ?", (game_id,))
         return _match(row) if row else None
+
+
+def _check(status: str, allowed: tuple[str, ...]) -> None:
+    """Refuse a *status* that is not one of *allowed*.
+
+    Raises
+    ------
+    ValueError
+        *status* is not one of *allowed*.
+    """
+    if status not in allowed:
+        raise ValueError(f"status {status!r} must be one of {allowed}")
 
 
 def _tournament(r: aiosqlite.Row) -> TournamentRow:

@@ -160,6 +160,59 @@ async def test_each_typed_game_update_sets_its_column_and_the_time_it_changed(tm
         assert (after.status, after.message_id, after.thread_id) == ("running", None, 7)
 
 
+async def test_typed_tournament_and_match_updates_set_what_they_name(tmp_path: Path) -> None:
+    """The typed tournament and match updates (which the update_tournament / update_match calls of the
+    tournament service are to become) each write the columns they name; a status that does not fit
+    is refused and writes nothing."""
+    clock = iter(range(1000, 2000)).__next__
+    async with Storage.open(tmp_path / "x.db", clock=clock) as storage:
+        tid = await storage.create_tournament(guild_id=1, channel_id=2, organizer_id=3, name="Cup", kind="blitz",
+                                              format="swiss", options={}, settings={"rounds": 0}, seed=4)
+        await storage.set_tournament_message(tid, 50)
+        await storage.set_tournament_status(tid, "checkin")
+        await storage.start_tournament(tid, {"rounds": 3})
+        t = await storage.tournament(tid)
+        assert (t.message_id, t.status, t.settings, t.finished_at) == (50, "running", {"rounds": 3}, None)
+        await storage.set_tournament_status(tid, "paused")
+        assert (await storage.tournament(tid)).status == "paused"
+        with pytest.raises(ValueError, match="status 'over'"):
+            await storage.set_tournament_status(tid, "over")
+        with pytest.raises(ValueError, match="status 'running'"):
+            await storage.end_tournament(tid, "running")
+        assert (await storage.tournament(tid)).status == "paused"
+
+        await storage.add_round(tid, 1, [["u1", "u2"], ["u3", "u4"], ["u5"]])
+        game = await storage.create_game("blitz", seed=1)
+        await storage.open_match(tid, 1, 0, game_id=game, opened_at=777)
+        await storage.set_match_shown(tid, 1, 0, ["u1"])
+        await storage.open_match(tid, 1, 1, game_id=game)
+        [first, second, bye] = (await storage.rounds(tid))[0].matches
+        assert (first.status, first.game_id, first.opened_at, first.shown) == ("playing", game, 777, ("u1",))
+        assert (second.status, second.game_id, second.shown) == ("playing", game, ())
+        assert second.opened_at is not None and second.opened_at > 777, "now, by the storage's clock"
+        assert bye.status == "done"
+        assert await storage.match_of_game(game) is not None
+
+        await storage.set_match_opened_at(tid, 1, 0, 888)
+        await storage.set_match_status(tid, 1, 1, "broken")
+        with pytest.raises(ValueError, match="status 'lost'"):
+            await storage.set_match_status(tid, 1, 1, "lost")
+        [first, second, _] = (await storage.rounds(tid))[0].matches
+        assert (first.opened_at, first.status, second.status) == (888, "playing", "broken")
+        await storage.reset_match(tid, 1, 1)
+        await storage.finish_match(tid, 1, 0, {"places": {"u1": 1, "u2": 2}})
+        [first, second, _] = (await storage.rounds(tid))[0].matches
+        assert (first.status, first.result, first.game_id) == ("done", {"places": {"u1": 1, "u2": 2}}, game)
+        assert (second.status, second.game_id, second.opened_at, second.shown) == ("pending", None, None, ())
+
+        await storage.end_tournament(tid, "finished", finished_at=999)
+        t = await storage.tournament(tid)
+        assert (t.status, t.finished_at) == ("finished", 999)
+        await storage.end_tournament(tid, "cancelled")
+        t = await storage.tournament(tid)
+        assert t.status == "cancelled" and t.finished_at is not None and t.finished_at > 999
+
+
 def test_every_migration_is_a_non_empty_script() -> None:
     """MIGRATIONS only grows: each entry is SQL."""
     assert all("CREATE" in m or "ALTER" in m for m in MIGRATIONS)
