@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import sqlite3
 from enum import StrEnum
 from pathlib import Path
@@ -11,6 +12,8 @@ import pytest
 
 from bot.storage import Storage
 from bot.storage.migrations import LATEST, MIGRATIONS, current_version, migrate
+
+STORAGE = Path(__file__).resolve().parents[2] / "bot" / "storage"
 
 
 async def schema(db: aiosqlite.Connection) -> list[tuple[str, str]]:
@@ -211,6 +214,19 @@ async def test_typed_tournament_and_match_updates_set_what_they_name(tmp_path: P
         await storage.end_tournament(tid, "cancelled")
         t = await storage.tournament(tid)
         assert t.status == "cancelled" and t.finished_at is not None and t.finished_at > 999
+
+
+def test_no_storage_class_inherits_from_another_storage_module() -> None:
+    """The storage is composed, not chained (docs/design.md §3): no class of bot/storage has a base
+    class defined in another bot/storage module (the parts are given what they need instead)."""
+    modules = {p.stem: ast.parse(p.read_text(encoding="utf-8")) for p in STORAGE.glob("*.py")}
+    defined = {node.name: name for name, tree in modules.items() for node in ast.walk(tree)
+               if isinstance(node, ast.ClassDef)}
+    chained = [f"{name}.{node.name}({ast.unparse(base)})" for name, tree in modules.items()
+               for node in ast.walk(tree) if isinstance(node, ast.ClassDef) for base in node.bases
+               if defined.get(ast.unparse(base).rsplit(".", 1)[-1], name) != name]
+    assert "ActionLogWriter" in defined and "GameStore" in defined
+    assert not chained, chained
 
 
 def test_every_migration_is_a_non_empty_script() -> None:
