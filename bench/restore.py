@@ -181,15 +181,15 @@ async def build(fake: FakeDiscord, path: Path, games: list[tuple[int, Log]], per
                                        "auto_archive_duration": 1440}) as answer:
                 answer.raise_for_status()
                 thread = fake.channels[int((await answer.json())["id"])]
-            await storage.update_game(game_id, thread_id=thread.id)
+            await storage.set_game_thread(game_id, thread.id)
             message = fake.post_bot_message(thread, f"**Dutch Blitz** — table #{game_id}",
                                             buttons=[("Open my board", f"parlor:board:{game_id}")])
-            await storage.update_game(game_id, message_id=message.id)
+            await storage.set_game_message(game_id, message.id)
             player_ids = [f"u{p.id}" for p in people] + [f"bot{k}" for k in range(1, seats - persons + 1)]
             await storage.set_seats(game_id, [(f"u{p.id}", p.id, None, p.name) for p in people]
                                     + [(f"bot{k}", None, bot_name, f"Bot {k} ({bot_name})")
                                        for k in range(1, seats - persons + 1)])
-            await storage.update_game(game_id, status="running")
+            await storage.set_game_status(game_id, "running")
             for seq, (i, action) in enumerate(log, 1):
                 await storage.append_action(game_id, seq, player_ids[i], action,
                                             discord_ts_ms=int(time.time() * 1000) if i < persons else None)

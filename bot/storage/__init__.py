@@ -2,11 +2,15 @@
 
 No SQL lives outside this package. :class:`Storage` opens the database in WAL mode with foreign
 keys on, migrates it (:mod:`bot.storage.migrations`) and offers the operations the table service
-needs. Persistence is the action log (``docs/design.md`` §3): a table is restored from its latest
-snapshot and the actions after it; :meth:`Storage.append_action` commits before it returns.
+needs, each one a part's: :mod:`~bot.storage.games`, :mod:`~bot.storage.action_log`,
+:mod:`~bot.storage.ratings` and :mod:`~bot.storage.tournaments`, over the rows of
+:mod:`~bot.storage.rows` (``docs/design.md`` §3). Persistence is the action log: a table is restored
+from its latest snapshot and the actions after it; :meth:`Storage.append_action` commits before it
+returns.
 """
 
-from bot.storage.repository import (
+from bot.storage.repository import Storage
+from bot.storage.rows import (
     ActionRow,
     EntrantRow,
     FinishedGame,
@@ -17,7 +21,6 @@ from bot.storage.repository import (
     RoundRow,
     SeatRow,
     SnapshotRow,
-    Storage,
     TournamentRow,
 )
 

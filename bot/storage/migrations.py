@@ -163,7 +163,7 @@ LATEST = len(MIGRATIONS)
 
 async def current_version(db: aiosqlite.Connection) -> int:
     """The schema version of *db* (0 for an empty database)."""
-    # Each read runs and fetches in one trip to the database thread (see ``Storage._rows``).
+    # Each read runs and fetches in one trip to the database thread (see ``bot.storage.database.Database.rows``).
     if not list(await db.execute_fetchall(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")):
         return 0

@@ -292,7 +292,7 @@ class Interactions:
         new.message_id, new.message_posted_ms = message.id, posted_ms(message.id)
         if sent is None:  # the answer itself is the new table's message: its token edits it
             self.messages.tokens[new.id] = PublicToken(interaction, message.id)
-        await self.registry.storage.update_game(new.id, message_id=message.id)
+        await self.registry.storage.set_game_message(new.id, message.id)
         self.loops.start_tasks(new)
 
     @staticmethod

@@ -100,9 +100,9 @@ class Lobby:
         The caller posts its message and then starts its tasks (``_start_tasks``).
         """
         self.registry.tables[table.id] = table
-        await self.storage.update_game(table.id, thread_id=table.thread_id)
+        await self.storage.set_game_thread(table.id, table.thread_id)
         await self.registry.save_seats(table)
-        await self.storage.update_game(table.id, status=TableStatus.RUNNING)
+        await self.storage.set_game_status(table.id, TableStatus.RUNNING)
         self.moves.start_engine(table)
 
     async def seat_to_bot(self, table: Table, user_id: int, why: str) -> bool:
@@ -207,7 +207,7 @@ class Lobby:
                 await self.registry.cancel(table)
                 return
             table.host_id = humans[0].user_id  # type: ignore[assignment]  # filtered above
-            await self.storage.update_game(table.id, host_id=table.host_id)
+            await self.storage.set_game_host(table.id, table.host_id)
         await self._lobby_changed(table)
 
     async def leave_running(self, table: Table, actor: Actor) -> None:
@@ -263,7 +263,7 @@ class Lobby:
             raise TableError(f"{table.title} needs at least {table.min_players} players; "
                              f"{len(table.seats)} seated. Add a bot or wait for players.")
         await self.registry.save_seats(table)
-        await self.storage.update_game(table.id, status=TableStatus.RUNNING)
+        await self.storage.set_game_status(table.id, TableStatus.RUNNING)
         self.moves.start_engine(table)
         self.loops.start_tasks(table)
 
@@ -332,7 +332,7 @@ class Lobby:
         if seat is None:
             raise TableError("Only a seated player can become the host.")
         table.host_id = user_id
-        await self.storage.update_game(table.id, host_id=user_id)
+        await self.storage.set_game_host(table.id, user_id)
         return f"{seat.name} is now the host of table #{table.id}."
 
     async def endable_table(self, table_id: int, guild_id: int | None, actor: Actor) -> Table:

@@ -302,5 +302,5 @@ class Loops:
         """|coro| Hand the host role to the first seated person (no one left: moderators only); returns a notice."""
         humans = [s for s in table.seats if not s.is_bot]
         table.host_id = humans[0].user_id if humans and humans[0].user_id is not None else 0
-        await self.registry.storage.update_game(table.id, host_id=table.host_id)
+        await self.registry.storage.set_game_host(table.id, table.host_id)
         return f" 👑 {humans[0].name} is now the host." if humans else " Only moderators run the table now."

@@ -297,7 +297,7 @@ class DiscordMessenger:
                 await channel.get_partial_message(table.message_id).edit(view=None)
         table.message_id, table.message_posted_ms = message.id, posted_ms(message.id)
         self.tokens.pop(table.id, None)  # it edits the old message
-        await self.registry.storage.update_game(table.id, message_id=message.id)
+        await self.registry.storage.set_game_message(table.id, message.id)
         return final
 
     async def say(self, table: Table, text: str, *, ping: bool = False) -> None:

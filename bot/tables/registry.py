@@ -173,7 +173,7 @@ class TableRegistry:
         answered with *why*, and let go.
         """
         table.status = TableStatus.CANCELLED
-        await self.storage.update_game(table.id, status=TableStatus.CANCELLED)
+        await self.storage.set_game_status(table.id, TableStatus.CANCELLED)
         self.stop_tasks(table)
         self.settle_claims(table, why)
         self.tables.pop(table.id, None)

@@ -129,7 +129,7 @@ class Restorer:
         self.registry.tables.pop(table.id, None)
         self.registry.tables[game_id] = new
         await self.registry.save_seats(new)
-        await self.storage.update_game(game_id, status=TableStatus.RUNNING)
+        await self.storage.set_game_status(game_id, TableStatus.RUNNING)
         self.moves.start_engine(new)
         return new
 

@@ -227,17 +227,17 @@ class TableService(Tables):
             except discord.HTTPException:
                 log.info("threads not allowed in %s; table %s stays in the channel", channel.id, table.id)
         if thread is channel and self.registry.table_in(channel.id) is not None:
-            await self.registry.storage.update_game(table.id, status=TableStatus.CANCELLED)
+            await self.registry.storage.set_game_status(table.id, TableStatus.CANCELLED)
             raise TableError("This channel allows no threads and already has a running table; "
                              "finish that one first, or open the table in a channel that allows threads.")
         table.thread_id = thread.id
         self.registry.tables[table.id] = table
-        await self.registry.storage.update_game(table.id, thread_id=table.thread_id)
+        await self.registry.storage.set_game_thread(table.id, table.thread_id)
         await self.registry.save_seats(table)
         await self.messages.budget.acquire(urgent=True)
         message = await thread.send(self.registry.lobby_text(table), view=self.messages.lobby_view(table))
         table.message_id, table.message_posted_ms = message.id, posted_ms(message.id)
-        await self.registry.storage.update_game(table.id, message_id=message.id)
+        await self.registry.storage.set_game_message(table.id, message.id)
         log.info("table %s opened: %s in guild %s by user %s", table.id, kind, interaction.guild_id,
                  interaction.user.id)
         self.registry.track(table, self.loops.expire_lobby(table), "expiry")
@@ -287,7 +287,7 @@ class TableService(Tables):
             message = await thread.send(self.registry.public_text(table), view=self.messages.table_view(table),
                                         allowed_mentions=discord.AllowedMentions.none())
             table.message_id, table.message_posted_ms = message.id, posted_ms(message.id)
-            await self.registry.storage.update_game(table.id, message_id=message.id)
+            await self.registry.storage.set_game_message(table.id, message.id)
         except BaseException:
             # Half open (its seats taken, maybe dealt, no message to play from: a refused message, a
             # shutdown while its thread was being made): the caller learns of no table, so none may

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import sqlite3
+from enum import StrEnum
 from pathlib import Path
 
 import aiosqlite
@@ -10,6 +12,8 @@ import pytest
 
 from bot.storage import Storage
 from bot.storage.migrations import LATEST, MIGRATIONS, current_version, migrate
+
+STORAGE = Path(__file__).resolve().parents[2] / "bot" / "storage"
 
 
 async def schema(db: aiosqlite.Connection) -> list[tuple[str, str]]:
@@ -121,7 +125,8 @@ async def test_results_status_and_guild_settings(tmp_path: Path) -> None:
     async with Storage.open(tmp_path / "x.db") as storage:
         a = await storage.create_game("blitz", seed=1)
         b = await storage.create_game("dutch", seed=2)
-        await storage.update_game(b, status="running", message_id=55)
+        await storage.set_game_status(b, "running")
+        await storage.set_game_message(b, 55)
         await storage.save_result(a, {"winners": ["x"]})
         assert (await storage.game(a)).status == "finished"
         assert await storage.result(a) == {"winners": ["x"]}
@@ -130,7 +135,98 @@ async def test_results_status_and_guild_settings(tmp_path: Path) -> None:
         await storage.set_guild_settings(9, {"race_window_ms": 200})
         assert await storage.guild_settings(9) == {"race_window_ms": 200}
         with pytest.raises(ValueError, match="status"):
-            await storage.update_game(b, status="paused")
+            await storage.set_game_status(b, "paused")
+
+
+async def test_each_typed_game_update_sets_its_column_and_the_time_it_changed(tmp_path: Path) -> None:
+    """set_game_status/thread/message/host each set one column and ``updated_at``; a status may be a
+    str enum (a table's TableStatus) and is stored as its plain value; an unknown one writes nothing."""
+
+    class Status(StrEnum):
+        RUNNING = "running"
+
+    clock = iter(range(1000, 2000)).__next__
+    async with Storage.open(tmp_path / "x.db", clock=clock) as storage:
+        game = await storage.create_game("blitz", seed=1, thread_id=5, host_id=6)
+        await storage.set_game_thread(game, 7)
+        await storage.set_game_message(game, 8)
+        await storage.set_game_host(game, 9)
+        await storage.set_game_status(game, Status.RUNNING)
+        row = await storage.game(game)
+        assert (row.thread_id, row.message_id, row.host_id, row.status) == (7, 8, 9, "running")
+        assert type(row.status) is str
+        assert row.created_at < row.updated_at
+        with pytest.raises(ValueError, match="status 'paused'"):
+            await storage.set_game_status(game, "paused")
+        await storage.set_game_message(game, None)
+        after = await storage.game(game)
+        assert (after.status, after.message_id, after.thread_id) == ("running", None, 7)
+
+
+async def test_typed_tournament_and_match_updates_set_what_they_name(tmp_path: Path) -> None:
+    """The typed tournament and match updates (which the update_tournament / update_match calls of the
+    tournament service are to become) each write the columns they name; a status that does not fit
+    is refused and writes nothing."""
+    clock = iter(range(1000, 2000)).__next__
+    async with Storage.open(tmp_path / "x.db", clock=clock) as storage:
+        tid = await storage.create_tournament(guild_id=1, channel_id=2, organizer_id=3, name="Cup", kind="blitz",
+                                              format="swiss", options={}, settings={"rounds": 0}, seed=4)
+        await storage.set_tournament_message(tid, 50)
+        await storage.set_tournament_status(tid, "checkin")
+        await storage.start_tournament(tid, {"rounds": 3})
+        t = await storage.tournament(tid)
+        assert (t.message_id, t.status, t.settings, t.finished_at) == (50, "running", {"rounds": 3}, None)
+        await storage.set_tournament_status(tid, "paused")
+        assert (await storage.tournament(tid)).status == "paused"
+        with pytest.raises(ValueError, match="status 'over'"):
+            await storage.set_tournament_status(tid, "over")
+        with pytest.raises(ValueError, match="status 'running'"):
+            await storage.end_tournament(tid, "running")
+        assert (await storage.tournament(tid)).status == "paused"
+
+        await storage.add_round(tid, 1, [["u1", "u2"], ["u3", "u4"], ["u5"]])
+        game = await storage.create_game("blitz", seed=1)
+        await storage.open_match(tid, 1, 0, game_id=game, opened_at=777)
+        await storage.set_match_shown(tid, 1, 0, ["u1"])
+        await storage.open_match(tid, 1, 1, game_id=game)
+        [first, second, bye] = (await storage.rounds(tid))[0].matches
+        assert (first.status, first.game_id, first.opened_at, first.shown) == ("playing", game, 777, ("u1",))
+        assert (second.status, second.game_id, second.shown) == ("playing", game, ())
+        assert second.opened_at is not None and second.opened_at > 777, "now, by the storage's clock"
+        assert bye.status == "done"
+        assert await storage.match_of_game(game) is not None
+
+        await storage.set_match_opened_at(tid, 1, 0, 888)
+        await storage.set_match_status(tid, 1, 1, "broken")
+        with pytest.raises(ValueError, match="status 'lost'"):
+            await storage.set_match_status(tid, 1, 1, "lost")
+        [first, second, _] = (await storage.rounds(tid))[0].matches
+        assert (first.opened_at, first.status, second.status) == (888, "playing", "broken")
+        await storage.reset_match(tid, 1, 1)
+        await storage.finish_match(tid, 1, 0, {"places": {"u1": 1, "u2": 2}})
+        [first, second, _] = (await storage.rounds(tid))[0].matches
+        assert (first.status, first.result, first.game_id) == ("done", {"places": {"u1": 1, "u2": 2}}, game)
+        assert (second.status, second.game_id, second.opened_at, second.shown) == ("pending", None, None, ())
+
+        await storage.end_tournament(tid, "finished", finished_at=999)
+        t = await storage.tournament(tid)
+        assert (t.status, t.finished_at) == ("finished", 999)
+        await storage.end_tournament(tid, "cancelled")
+        t = await storage.tournament(tid)
+        assert t.status == "cancelled" and t.finished_at is not None and t.finished_at > 999
+
+
+def test_no_storage_class_inherits_from_another_storage_module() -> None:
+    """The storage is composed, not chained (docs/design.md §3): no class of bot/storage has a base
+    class defined in another bot/storage module (the parts are given what they need instead)."""
+    modules = {p.stem: ast.parse(p.read_text(encoding="utf-8")) for p in STORAGE.glob("*.py")}
+    defined = {node.name: name for name, tree in modules.items() for node in ast.walk(tree)
+               if isinstance(node, ast.ClassDef)}
+    chained = [f"{name}.{node.name}({ast.unparse(base)})" for name, tree in modules.items()
+               for node in ast.walk(tree) if isinstance(node, ast.ClassDef) for base in node.bases
+               if defined.get(ast.unparse(base).rsplit(".", 1)[-1], name) != name]
+    assert "ActionLogWriter" in defined and "GameStore" in defined
+    assert not chained, chained
 
 
 def test_every_migration_is_a_non_empty_script() -> None:

@@ -1,4 +1,4 @@
-"""Storage under many tables at once: writes that never interleave (bot/storage/repository.py)."""
+"""Storage under many tables at once: writes that never interleave (bot/storage/database.py, action_log.py)."""
 
 from __future__ import annotations
 
@@ -21,10 +21,10 @@ async def test_fifty_tables_writing_their_seats_and_moves_at_once_lose_nothing(t
             for n in range(1, 5):
                 await storage.set_seats(game, [(f"p{k}", k, None, f"person {k}") for k in range(n)])
                 await storage.seats(game)
-                await storage.update_game(game, host_id=n)
+                await storage.set_game_host(game, n)
                 await storage.game(game)
             await storage.append_action(game, 1, "p0", {"type": "flip"})
-            await storage.update_game(game, status="running")
+            await storage.set_game_status(game, "running")
 
         for _ in range(3):
             await asyncio.gather(*(table(g) for g in games))
@@ -121,7 +121,7 @@ async def test_reads_and_writes_meeting_moves_of_many_tables_never_find_the_data
 
         async def writer(game: int) -> None:
             for n in range(40):
-                await storage.update_game(game, host_id=n)
+                await storage.set_game_host(game, n)
 
         await asyncio.gather(*(reader() for _ in range(4)), *(mover(g) for g in games), *(writer(g) for g in games))
         for game in games:
@@ -147,7 +147,7 @@ async def test_a_write_that_fails_midway_leaves_nothing_half_done_and_moves_go_o
             await storage.save_result(game, {"places": {"p0": 1}})
         storage.db.execute = original  # type: ignore[method-assign]
         await asyncio.wait_for(storage.append_action(game, 1, "p0", {"type": "flip"}), timeout=3)
-        await storage.update_game(game, host_id=7)
+        await storage.set_game_host(game, 7)
         assert await storage.result(game) is None, "the failed write's first statement was committed"
         assert (await storage.game(game)).status == "lobby"
         assert [a.seq for a in await storage.actions(game)] == [1]
@@ -220,8 +220,8 @@ async def test_callers_waiting_on_a_group_whose_write_is_cut_short_are_told_not_
         queued = [asyncio.create_task(storage.append_action(g, 1, "p0", {"type": "flip"})) for g in games[1:]]
         await lone
         await asyncio.sleep(0.05)  # the group's task is writing now
-        assert storage._flusher is not None
-        storage._flusher.cancel()
+        assert storage.log_writer.group_task is not None
+        storage.log_writer.group_task.cancel()
         outcomes = await asyncio.wait_for(asyncio.gather(*queued, return_exceptions=True), timeout=3)
         assert all(isinstance(o, RuntimeError) and "may not be stored" in str(o) for o in outcomes)
         storage.log_db.execute = original  # type: ignore[method-assign]

@@ -338,7 +338,7 @@ async def test_a_bot_taking_a_seat_knows_what_that_seat_was_shown_and_no_more(ta
 async def test_bots_after_a_restart_remember_their_seats_private_events(tables: Tables) -> None:
     tables.register_ui(ui_for("high-card"), engine=HighCard, bots={"rec": RecordingBot})
     table = await lobby(tables)
-    await tables.storage.update_game(table.id, thread_id=20)  # the Discord layer gives every table a thread
+    await tables.storage.set_game_thread(table.id, 20)  # the Discord layer gives every table a thread
     await tables.add_bot(table, ALICE, "rec")
     await tables.start(table, ALICE)
     await tables.shutdown()

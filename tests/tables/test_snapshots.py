@@ -47,7 +47,7 @@ async def running(tables: Tables, kind: str = "blitz", bots: int = 0, channel_id
     options = {"lives": 10} if kind == "blitz" else {"jump_in_grace_seconds": 0}
     table = await tables.create(kind, ALICE, options, None, guild_id=10, channel_id=channel_id)
     tables.tables[table.id] = table
-    await tables.storage.update_game(table.id, thread_id=table.thread_id)  # as the Discord layer does
+    await tables.storage.set_game_thread(table.id, table.thread_id)  # as the Discord layer does
     await tables.join(table, BOB)
     for _ in range(bots):
         await tables.add_bot(table, ALICE)
@@ -215,7 +215,7 @@ async def test_live_games_reads_every_unfinished_game_with_its_seats_snapshot_an
     snapped, young, done = [await running(tables, channel_id=c) for c in (20, 21, 22)]
     await play(tables, snapped, 70)
     await play(tables, young, 5)
-    await storage.update_game(done.id, status="finished")
+    await storage.set_game_status(done.id, "finished")
     tables.stop_tasks(snapped)
     tables.stop_tasks(young)
 
