@@ -20,7 +20,7 @@ from typing import Any
 from bot.engine import GAMES, Action, Event
 from bot.games.blitzkrieg.scenarios import SCENARIOS
 from bot.tables import GameUI, Table
-from bot.tables.commands import PACES
+from bot.tables.settings import PACES
 from bot.tables.ui import fit_label
 
 __all__ = ["BlitzkriegUI", "PACES"]

@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bot.engine.game import Game
 from bot.engine.options import OptionSpec, describe_options
-from bot.tables.core import BOT_SPEEDS
+from bot.tables.settings import PACES, TABLE_SETTINGS
 
 __all__ = ["apply_option_declarations", "new_table_command", "TABLE_SETTINGS", "PACES", "OpenTable"]
 
@@ -49,20 +49,6 @@ def _apply_specs(command: app_commands.Command[Any, Any, Any], specs: list[Optio
         elif spec.type is int:
             param.min_value, param.max_value = spec.min, spec.max
 
-
-PACES = ("click", "auto")
-"""Blitzkrieg's paces (the ``pace`` table setting): a battle on each click of Battle!, or at a readable pace."""
-
-TABLE_SETTINGS: dict[str, OptionSpec] = {
-    "race_window_ms": OptionSpec("race_window_ms", int, None, "How long a race for one pile or one jump-in stays "
-                                 "open, in ms (default: the server's)", min=0, max=1000),
-    "pace": OptionSpec("pace", str, "click", "click: each battle on a click of Battle! (default); auto: battles "
-                       "follow at a readable pace", choices=PACES),
-    "bot_speed": OptionSpec("bot_speed", str, "relaxed", "How fast bots play: relaxed (default), normal or fast",
-                            choices=tuple(BOT_SPEEDS)),
-}
-"""The table settings a game's ``/<kind> new`` may offer (``Game.table_settings``), declared once: a
-setting left out is the server's (``race_window_ms``) or its default."""
 
 _TYPES: dict[type, Any] = {bool: bool, int: int, float: float, str: str}
 

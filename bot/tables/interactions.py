@@ -27,9 +27,19 @@ from bot.tables.table import Table, TableError, TableStatus
 from bot.tables.text import fit_text
 from bot.tables.ui import Click
 
-__all__ = ["Interactions", "discord_ms"]
+__all__ = ["Interactions", "discord_ms", "shown_name"]
 
 log = logging.getLogger("parlor.tables")
+
+
+def shown_name(name: str) -> str:
+    r"""*name* as a table shows it: written as typed, its markdown and mentions escaped, so a display
+    name never formats a message nor pings anyone (``docs/tables.md``, "Lobby").
+
+    >>> shown_name("**bo** @everyone") == "\\*\\*bo\\*\\* @\u200beveryone"
+    True
+    """
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
 
 
 def discord_ms(interaction: discord.Interaction) -> int:
@@ -59,9 +69,12 @@ class Interactions:
         self.boards = boards
 
     def actor(self, interaction: discord.Interaction) -> Actor:
-        """The :class:`~bot.tables.core.Actor` behind *interaction*: its user, name and moderator rights."""
+        """The :class:`~bot.tables.core.Actor` behind *interaction*: its user, its name as a table shows
+        it (:func:`shown_name`) and its moderator rights.
+        """
         user = interaction.user
-        return Actor(user.id, getattr(user, "display_name", None) or str(user), self.is_moderator(interaction))
+        return Actor(user.id, shown_name(getattr(user, "display_name", None) or str(user)),
+                     self.is_moderator(interaction))
 
     def is_moderator(self, interaction: discord.Interaction) -> bool:
         """Whether the user of *interaction* moderates every table of the server (``docs/tables.md``).

@@ -19,6 +19,7 @@ from bot.tables.loops import Loops
 from bot.tables.messenger import Messenger
 from bot.tables.moves import Moves
 from bot.tables.registry import LIVE, TableRegistry
+from bot.tables.settings import check_settings
 from bot.tables.table import Seat, Table, TableError, TableStatus
 from bot.tables.text import fit_text
 
@@ -83,7 +84,7 @@ class Lobby:
             Bad options, a seat count outside the game's range, or a user seated twice.
         """
         engine_cls = self.registry.engine_cls(kind)
-        self._check_options(kind, options)
+        self._check_options(kind, options, settings)
         if not engine_cls.min_players <= len(seats) <= engine_cls.max_players:
             raise TableError(f"{engine_cls.title or kind} seats {engine_cls.min_players}-{engine_cls.max_players} "
                              f"players, not {len(seats)}.")
@@ -142,7 +143,7 @@ class Lobby:
         TableError
             Bad options, or *actor* already sits at a live table in this channel.
         """
-        self._check_options(kind, options)
+        self._check_options(kind, options, settings)
         for t in self.registry.tables.values():
             if t.channel_id == channel_id and t.status in LIVE and t.seat_of_user(actor.user_id):
                 raise TableError(f"You already sit at table #{t.id} in this channel; leave it first.")
@@ -151,10 +152,13 @@ class Lobby:
         table.seats.append(Seat(f"u{actor.user_id}", actor.user_id, None, actor.name))
         return table
 
-    def _check_options(self, kind: str, options: dict[str, Any]) -> None:
-        """Raise :class:`TableError` naming what is wrong when *options* do not make a game of *kind*."""
+    def _check_options(self, kind: str, options: dict[str, Any], settings: dict[str, Any] | None = None) -> None:
+        """Raise :class:`TableError` naming what is wrong when *options* do not make a game of *kind*,
+        or a table setting is outside its declaration (:func:`bot.tables.settings.check_settings`).
+        """
         try:
             self.registry.engine_cls(kind).Options(**options)
+            check_settings(settings or {})
         except (TypeError, ValueError) as exc:
             raise TableError(f"Those options don't work: {exc}") from None
 

@@ -167,9 +167,10 @@ class Loops:
                     moved = True
                     break
                 if warn_after and cfg.turn_warning_seconds > 0:
-                    await self.messenger.say(table, " ".join(f"<@{s.user_id}>" for s in waiting)
-                                    + f" ⏰ {cfg.turn_warning_seconds} s left before the table moves for you.",
-                                    ping=True)
+                    people = [s.user_id for s in waiting if s.user_id is not None]
+                    await self.messenger.say(table, " ".join(f"<@{u}>" for u in people)
+                                             + f" ⏰ {cfg.turn_warning_seconds} s left before the table moves for you.",
+                                             pings=people)
             if moved:
                 continue
             for seat in waiting:
@@ -244,7 +245,8 @@ class Loops:
                     warned.add(seat.player_id)
                     warning = (f"<@{seat.user_id}> ⏰ no move for a while: a bot takes your seat in "
                                f"{cfg.idle_warning_seconds} s.")
-                    self.registry.track(table, self.messenger.say(table, warning, ping=True), "idle-warning")
+                    pings = [seat.user_id] if seat.user_id is not None else []
+                    self.registry.track(table, self.messenger.say(table, warning, pings=pings), "idle-warning")
 
     async def expire_lobby(self, table: Table) -> None:
         """Close a lobby that never started after ``lobby_expiry_minutes`` (``docs/tables.md``)."""

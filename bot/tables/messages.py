@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from typing import Any
 
 import discord
@@ -300,12 +300,14 @@ class DiscordMessenger:
         await self.registry.storage.set_game_message(table.id, message.id)
         return final
 
-    async def say(self, table: Table, text: str, *, ping: bool = False) -> None:
-        """Post a new message in the table's thread; it mentions (pings) users only with *ping*."""
+    async def say(self, table: Table, text: str, *, pings: Sequence[int] = ()) -> None:
+        """|coro| Post a new message in the table's thread; it pings exactly the users *pings* (a name
+        with a mention in *text* pings nobody). Never raises (a refusal is logged).
+        """
         try:
             channel = self.channel(table)
-            mentions = discord.AllowedMentions(users=True, everyone=False, roles=False) if ping \
-                else discord.AllowedMentions.none()
+            mentions = discord.AllowedMentions(users=[discord.Object(u) for u in pings], everyone=False,
+                                               roles=False, replied_user=False)
             await self.budget.acquire(urgent=True)
             await channel.send(fit_text(text), allowed_mentions=mentions)
         except discord.HTTPException:

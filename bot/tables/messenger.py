@@ -8,7 +8,7 @@ a :class:`RecordingMessenger` (``docs/design.md`` §1, "Composed, not chained").
 
 from __future__ import annotations
 
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -20,8 +20,9 @@ __all__ = ["Messenger", "RecordingMessenger"]
 class Messenger(Protocol):
     """How the table service's parts reach the people at a table."""
 
-    async def say(self, table: Table, text: str, *, ping: bool = False) -> None:
-        """|coro| Post a short new message in *table*'s thread; it mentions users only with *ping*.
+    async def say(self, table: Table, text: str, *, pings: Sequence[int] = ()) -> None:
+        """|coro| Post a short new message in *table*'s thread; it pings exactly the users *pings*
+        (snowflakes), whatever *text* holds (a name with a mention in it pings nobody).
 
         Never raises: a message Discord refuses is logged and dropped.
         """
@@ -42,20 +43,20 @@ class RecordingMessenger:
     said:
         The lines posted in table threads, in order.
     pinged:
-        The lines among :attr:`said` posted with pings.
+        The lines among :attr:`said` posted with pings, each with the users it pings.
     ended:
         The texts tables ended with, in order.
     """
 
     said: list[str] = field(default_factory=list)
-    pinged: list[str] = field(default_factory=list)
+    pinged: list[tuple[str, tuple[int, ...]]] = field(default_factory=list)
     ended: list[str] = field(default_factory=list)
 
-    async def say(self, table: Table, text: str, *, ping: bool = False) -> None:
-        """|coro| Record *text* (see :meth:`Messenger.say`)."""
+    async def say(self, table: Table, text: str, *, pings: Sequence[int] = ()) -> None:
+        """|coro| Record *text* and whom it pings (see :meth:`Messenger.say`)."""
         self.said.append(text)
-        if ping:
-            self.pinged.append(text)
+        if pings:
+            self.pinged.append((text, tuple(pings)))
 
     async def mark_ended(self, table: Table, text: str) -> None:
         """|coro| Record *text* (see :meth:`Messenger.mark_ended`)."""

@@ -333,11 +333,10 @@ class Moves:
         database has it.
         """
         engine, bots = restored or self.games.rebuild(table, [])
-        table.engine, table.bots = engine, {}
-        table.status = TableStatus.RUNNING
         cfg = self.registry.config
-        table.arbiter = RaceArbiter(table.settings.get("race_window_ms", cfg.race_window_ms),
-                                    cfg.race_tie_ms, table.seed)
+        arbiter = RaceArbiter(table.settings.get("race_window_ms", cfg.race_window_ms), cfg.race_tie_ms, table.seed)
+        table.engine, table.bots, table.arbiter = engine, {}, arbiter  # all built: only now does it run
+        table.status = TableStatus.RUNNING
         table.last_event_ms["start"] = self.clock()
         table.timers.observe(table.engine.timed_rules(), self.clock())
         table.delivered = table.engine.action_count

@@ -34,7 +34,7 @@ import discord
 from bot.engine import Action
 from bot.tables.boards import LiveBoards
 from bot.tables.core import BOT_SPEEDS, Actor, bot_speed_factor, posted_ms
-from bot.tables.interactions import Interactions
+from bot.tables.interactions import Interactions, shown_name
 from bot.tables.lobby import Lobby
 from bot.tables.loops import Loops
 from bot.tables.messages import DiscordMessenger
@@ -266,7 +266,8 @@ class TableService(Tables):
             except discord.HTTPException:
                 raise TableError(f"The channel {channel_id} is gone.") from None
         table = await self.lobby.create_seated(kind, options, settings, guild_id=guild_id, channel_id=channel_id,
-                                         seats=seats, host_id=host_id)
+                                               seats=[(uid, shown_name(name)) for uid, name in seats],
+                                               host_id=host_id)
         try:
             thread: Any = channel
             if isinstance(channel, discord.TextChannel):
@@ -282,7 +283,7 @@ class TableService(Tables):
             if intro:
                 await self.messages.budget.acquire(urgent=True)
                 await thread.send(fit_text(intro), allowed_mentions=discord.AllowedMentions(
-                    users=True, everyone=False, roles=False))
+                    users=[discord.Object(uid) for uid, _ in seats], everyone=False, roles=False))
             await self.messages.budget.acquire(urgent=True)
             message = await thread.send(self.registry.public_text(table), view=self.messages.table_view(table),
                                         allowed_mentions=discord.AllowedMentions.none())

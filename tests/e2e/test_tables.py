@@ -269,3 +269,16 @@ async def test_a_board_menu_plays_the_picked_move(fake: FakeDiscord, world: Worl
     assert not result.failed and table.engine.action_count == count + 1
     played = table.engine.view(None)["trick"][-1][1]["label"]
     assert label == f"Play {played}"
+
+
+async def test_a_name_with_markdown_and_mentions_is_shown_as_typed_and_pings_nobody(fake: FakeDiscord, world: World,
+                                                                                  bot) -> None:
+    """A member named `**bold** <@alice> @everyone` joins: the lobby shows the name as typed (escaped), not
+    bold, and neither that message nor any redraw pings Alice or everyone (issue #31 B, at tables)."""
+    named = fake.add_user(f"**bold** <@{world.alice.id}> @everyone", guild=world.guild)
+    thread, lobby = await open_table(fake, world)
+    await fake.click(named, lobby, "Join")
+    shown = fake.message(lobby.id).content
+    assert "\\*\\*bold\\*\\*" in shown and "@\u200beveryone" in shown, shown
+    assert not any(m.pings for m in fake.messages(thread)), [m.pings for m in fake.messages(thread)]
+    assert bot.tables.tables[1].seats[1].name.startswith("\\*\\*bold")

@@ -362,3 +362,39 @@ async def test_a_tournament_match_has_no_rematch(tables: Tables) -> None:
         await tables.submit(table, player, table.engine.legal_actions(player)[0], 0)
     with pytest.raises(TableError, match="tournament match"):
         await tables.rematch(table, ALICE)
+
+
+async def test_a_table_setting_outside_its_declaration_is_refused_and_nothing_runs(tables: Tables) -> None:
+    """race_window_ms -1 (or a bot speed no table has) is refused when the table is opened, naming the
+    setting; a stored table whose setting breaks its race window never counts as running (issue #31 C)."""
+    for settings in ({"race_window_ms": -1}, {"bot_speed": "warp"}, {"pace": "sometimes"}):
+        with pytest.raises(TableError, match=next(iter(settings))):
+            await tables.create("high-card", ALICE, {}, settings, guild_id=1, channel_id=10)
+    assert not tables.tables
+    table = await lobby(tables)
+    table.settings["race_window_ms"] = -1  # as an older row might hold it
+    await tables.join(table, BOB)
+    with pytest.raises(ValueError):
+        await tables.start(table, ALICE)
+    assert table.status == "lobby" and table.engine is None
+
+
+async def test_a_turn_warning_pings_exactly_the_person_whose_turn_runs_out(tmp_path: Path) -> None:
+    """The warning before a turn timer runs out pings the waiting person by id, and nobody else,
+    whatever the names at the table hold (a name with a mention pings nobody; issue #31 B)."""
+    async with Storage.open(str(tmp_path / "t.db")) as storage:
+        tables = offline_tables(storage, TablesConfig(turn_timeout_seconds=60, turn_warning_seconds=30))
+        tables.register_ui(ui_for("high-card"), engine=HighCard, bots=BOTS)
+        tables.timer_scale = 0.002  # the warning after 60 ms, the timeout after 120 ms
+        table = await lobby(tables, host=Actor(1, "<@3> **alice**"))
+        await tables.join(table, Actor(2, "bob <@3>"))
+        await tables.start(table, Actor(1, "alice"))
+        waiting = table.engine.view(None)["turn"]
+        said = recorded(tables)
+        for _ in range(3000):  # the warning comes after about six of these steps
+            if said.pinged:
+                break
+            await asyncio.sleep(0.01)
+        text, pings = said.pinged[0]
+        assert pings == (table.seat_of_player(waiting).user_id,) and "⏰" in text, recorded.pinged
+        await tables.shutdown()
