@@ -20,6 +20,7 @@ from bot.engine import Action, Engine, Event, IllegalAction
 from bot.engine.bots import Bot
 from bot.tables import snapshots
 from bot.tables.core import Actor, now_ms
+from bot.tables.held import HeldMoves
 from bot.tables.messenger import Messenger
 from bot.tables.race import Claim, Outcome, RaceArbiter
 from bot.tables.rebuild import Rebuilder
@@ -152,6 +153,8 @@ class Moves:
         self.storage = registry.storage
         self.messenger = messenger
         self.clock = clock
+        self.held = HeldMoves(registry, self.submit)
+        """People's moves a timed rule holds back, each made when the rule allows it."""
         self.finish_hooks: list[Callable[[int], Awaitable[Any]]] = []
 
     # ------------------------------------------------------------------ the one path
@@ -181,7 +184,9 @@ class Moves:
         -------
         Outcome
             Accepted with the move's events, or refused with a reason a player can read; the state
-            is untouched by a refusal. Never raises for a refusal.
+            is untouched by a refusal. A person's move that a timed rule holds back is held
+            (:class:`~bot.tables.held.HeldMoves`) and made when the rule allows it: its outcome is
+            not accepted yet, and its note says when. Never raises for a refusal.
         """
         person = mover if isinstance(mover, Actor) else None
         async with table.lock:
@@ -191,6 +196,10 @@ class Moves:
             player, chosen, note = decided
             if person is not None:
                 table.timeouts.pop(player, None)  # a person who moves is back: their missed turns start afresh
+                self.held.drop(table, player)  # a newer move replaces one held back
+                wait = table.timers.wait_for(str(chosen.get("type")), self.clock())
+                if wait is not None:  # quick is never wrong: made when the game's timed rule allows it
+                    return self.held.hold(table, person, player, chosen, wait)
             assert table.engine is not None and table.arbiter is not None
             resource = table.engine.contested_resource(player, chosen)
             if resource is None:

@@ -383,7 +383,8 @@ async def test_one_person_and_three_bots_play_a_whole_game(fake: FakeDiscord, wo
 
 
 async def test_host_ends_a_stuck_hand_only_after_the_wait(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
-    """End hand is refused before stuck_seconds without a Dutch-pile play, and for non-hosts; then it scores."""
+    """End hand is refused to non-hosts; the host's End hand clicked before stuck_seconds without a
+    Dutch-pile play is held, not refused, and the hand ends by itself when the wait is over; it scores."""
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
         thread, lobby = await open_blitz(fake, world, stuck_seconds=1)
         await fake.click(world.bob, lobby, "Join")
@@ -391,15 +392,16 @@ async def test_host_ends_a_stuck_hand_only_after_the_wait(fake: FakeDiscord, wor
         table = bot.tables.tables[1]
         await fake.wait_for(lambda: "End hand (host)" in [b.label for b in fake.message(lobby.id).buttons],
                             timeout=5, what="the End hand button")
-        early = await fake.click(world.alice, lobby, "End hand (host)")
-        assert early.ephemeral and "allowed 1 s after the last card went onto a Dutch pile" in early.content
-        await asyncio.sleep(1.1)
         not_host = await fake.click(world.bob, lobby, "End hand (host)")
         assert not_host.ephemeral and "Only the host" in not_host.content
-        ended = await fake.click(world.alice, lobby, "End hand (host)")
-        assert not ended.failed
+        early = await fake.click(world.alice, lobby, "End hand (host)")
+        assert not early.failed and early.ephemeral and "not yet" not in early.content
+        assert "⏳ End hand: made as soon as it is allowed, 1 s after the last card went onto a Dutch pile" \
+            in early.content, early.content
+        await fake.wait_for(lambda: table.engine.view(None)["phase"] == "between", timeout=10,
+                            what="the held End hand to be made when the wait is over")
         view = table.engine.view(None)
-        assert view["phase"] == "between" and view["hand_endings"][-1]["reason"] != "blitz"
+        assert view["hand_endings"][-1]["reason"] != "blitz"
         await fake.wait_for(lambda: "The hand was ended" in fake.message(lobby.id).content, timeout=5)
 
 

@@ -398,3 +398,51 @@ async def test_a_turn_warning_pings_exactly_the_person_whose_turn_runs_out(tmp_p
         text, pings = said.pinged[0]
         assert pings == (table.seat_of_player(waiting).user_id,) and "⏰" in text, recorded.pinged
         await tables.shutdown()
+
+
+async def test_a_persons_early_click_is_held_and_made_when_the_timed_rule_allows_it(tables: Tables) -> None:
+    """Dutch Blitz's stuck rule: the host's End hand clicked too early is not refused but held, and the
+    hand ends when the wait is over, with no second click; the answer says when (issue #30, item 1)."""
+    from bot.games.dutch_blitz import BOTS as DB_BOTS
+    from bot.games.dutch_blitz import ENGINE as DutchBlitz
+
+    tables.register_ui(ui_for("dutch-blitz"), engine=DutchBlitz, bots=DB_BOTS)
+    table = await tables.create("dutch-blitz", ALICE, {"stuck_seconds": 1}, None, guild_id=10, channel_id=21)
+    tables.tables[table.id] = table
+    await tables.join(table, BOB)
+    await tables.start(table, ALICE)
+    early = await tables.submit(table, ALICE, {"type": "end_hand"}, 0)
+    assert not early.accepted and early.plain and not early.reason, early
+    assert early.note.startswith("⏳ End hand: made as soon as it is allowed, 1 s after")
+    assert table.engine is not None and table.engine.view(None)["phase"] == "play"
+    changed = table.changed
+    for _ in range(100):  # each step waits for the table to change (it does when the hand ends)
+        if table.engine.view(None)["phase"] == "between":
+            break
+        await asyncio.wait_for(changed.wait(), timeout=30)
+        changed = table.changed
+    assert table.engine.view(None)["phase"] == "between", "the held End hand was made"
+
+
+async def test_a_held_move_refused_when_its_time_comes_leaves_a_note_on_the_board(tables: Tables) -> None:
+    """Alice's early End hand is held; before its time she hands the host role to Bob, so when the wait
+    is over the move is no longer hers: it is not made, and her board says why (issue #30, item 1)."""
+    from bot.games.dutch_blitz import BOTS as DB_BOTS
+    from bot.games.dutch_blitz import ENGINE as DutchBlitz
+
+    tables.register_ui(ui_for("dutch-blitz"), engine=DutchBlitz, bots=DB_BOTS)
+    table = await tables.create("dutch-blitz", ALICE, {"stuck_seconds": 1}, None, guild_id=10, channel_id=21)
+    tables.tables[table.id] = table
+    await tables.join(table, BOB)
+    await tables.start(table, ALICE)
+    alice = f"u{ALICE.user_id}"
+    held = await tables.submit(table, ALICE, {"type": "end_hand"}, 0)
+    assert held.note.startswith("⏳") and tables.moves.held.held(table, alice)
+    await tables.make_host(table, BOB.user_id)
+    for _ in range(100):  # each step waits for a board to be due a refresh (the note marks it)
+        if not tables.moves.held.held(table, alice) and table.private_notes.get(alice):
+            break
+        table.boards_dirty.clear()
+        await asyncio.wait_for(table.boards_dirty.wait(), timeout=30)
+    assert table.engine is not None and table.engine.view(None)["phase"] == "play", "not made"
+    assert any("Your end hand was not made: Only the host" in n.text for n in table.private_notes[alice])
