@@ -242,6 +242,15 @@ class DutchUI(GameUI):
             return {"type": "next_round"}
         raise TableError("That button is not in use.")
 
+    def auto_action(self, table: Table, player: str) -> Action | None:
+        """The hands are turned over by themselves once the round is due to end (``docs/rules/dutch.md``
+        §8, §9): when *player*, a person, is the one to ``reveal``, the table makes it for them after
+        the jump-in grace on the last discard (§7.1). Nobody has to press anything, or be pinged to.
+        """
+        reveal: Action = {"type": "reveal"}
+        engine = table.engine
+        return reveal if engine is not None and reveal in engine.legal_actions(player) else None
+
     def notice(self, table: Table, event: Event) -> str | None:
         """A new message in the thread for a Dutch call, a round's end (every hand face up) and the game's end."""
         if event.type == "round_over":

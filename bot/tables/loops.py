@@ -116,7 +116,8 @@ class Loops:
                     await changed.wait()
                     continue
                 told = ui.shown_steps(table) >= ui.story_steps(table)[1]
-                await asyncio.sleep(pause)
+                wait = table.timers.wait_for(str(action.get("type")), self.clock())
+                await asyncio.sleep(pause + (wait.left_ms / 1000 if wait is not None else 0.0))  # a timed rule
                 if (not told or table.status != TableStatus.RUNNING or ui.auto_action(table, player) != action
                         or ui.shown_steps(table) < ui.story_steps(table)[1]):
                     continue

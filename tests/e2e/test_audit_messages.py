@@ -93,8 +93,8 @@ async def test_an_idle_warning_pings_only_its_player_and_the_table_message_pings
                 await fake.click(user, board, flip.custom_id)
             await asyncio.sleep(0.1)
         assert table.seat_of_user(loud.id) is None, "a bot took the idle seat"
-        await fake.wait_for(lambda: "@everyone" in fake.message(table.message_id).content, timeout=5,
-                            what="the table message naming the seat")
+        await fake.wait_for(lambda: "@\u200beveryone" in fake.message(table.message_id).content, timeout=5,
+                            what="the table message naming the seat (as typed, its mention escaped)")
         messages = list(bot_messages(fake, world.channel, thread))
         warning = [m for m in messages if f"<@{loud.id}> ⏰" in m.content]
         assert warning, "the idle player was warned"
@@ -105,8 +105,8 @@ async def test_an_idle_warning_pings_only_its_player_and_the_table_message_pings
             problems += mention_problems(msg, user_pings=pingable)
             assert msg.allowed_mentions_sent, f"message {msg.id} was recorded without its allowed_mentions"
         assert not problems, "\n".join(problems)
-        assert any("@everyone" in m.content and m.pings == frozenset() for m in messages), \
-            "a message names '@everyone' and pings nobody"
+        assert any("@\u200beveryone" in m.content and m.pings == frozenset() for m in messages), \
+            "a message names '@everyone' (escaped) and pings nobody"
 
 
 KNOWN_OVERRUNS: dict[str, str] = {}
@@ -121,7 +121,8 @@ async def test_a_crowded_table_fits_discord_uncut_and_pings_nobody(kind: str, fa
     """The most seats the game allows, two people with 32-character names that look like mentions and
     bots in the other seats: every message and board fits 2,000 characters as the game wrote it (the
     driver checks the text before fitting, and that no message carries the "lines left out" mark),
-    and no bot message pings anyone (table messages nobody; notices at most a seated person)."""
+    and no bot message pings anyone (table messages nobody; notices at most a seated person); the
+    names show as typed, escaped."""
     role = fake.add_role(world.guild, "players")
     names = ["@everyone " + "e" * 22, f"<@&{role}> " + "r" * (31 - len(f"<@&{role}>"))]
     people = [fake.add_user(n, guild=world.guild) for n in names]
@@ -143,7 +144,8 @@ async def test_a_crowded_table_fits_discord_uncut_and_pings_nobody(kind: str, fa
             assert len(msg.content) <= 2000
         assert not problems, "\n".join(problems)
         final = fake.message(table.message_id)
-        assert "@everyone" in final.content and final.pings == frozenset()
+        # The name is shown as typed, its mention escaped (docs/tables.md, "Lobby"), and pings nobody.
+        assert "@\u200beveryone" in final.content and final.pings == frozenset()
 
 
 def _tokens(text: str) -> set[str]:

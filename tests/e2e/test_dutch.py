@@ -375,7 +375,8 @@ async def test_a_dutch_call_gives_everyone_else_one_last_turn(fake: FakeDiscord,
         assert table.engine.view(None)["due_to_end"]
         bob_board = await my_hand(fake, world.bob, lobby)
         assert "Draw" not in [b.label for b in bob_board.buttons], "the caller gets no last turn"
-        await press(fake, world.alice, lobby, "Turn the hands over")
+        await fake.wait_for(lambda: table.engine.view(None)["phase"] == "round_over", timeout=10,
+                            what="the hands to be turned over by themselves, nobody pressing anything")
         detail = table.engine.view(None)["last_round"]
         assert detail["caller"] == pid(table, world.bob) and detail["why"] == "dutch"
         draws = [p for p, a in (await stored_log(bot, table))["actions"] if a["type"] == "draw"]

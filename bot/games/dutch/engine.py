@@ -561,14 +561,16 @@ class DutchEngine(Engine):
         return None
 
     def timed_rules(self) -> list[TimedRule]:
-        """The jump-in grace (§7.1): after a discard, the next ``draw`` waits ``jump_in_grace_seconds``
-        so that players can jump in; none outside a jump-in window or with no grace.
+        """The jump-in grace (§7.1): after a discard, the next ``draw`` (or, when the round is due to
+        end, the ``reveal`` that ends it) waits ``jump_in_grace_seconds`` so that players can jump
+        in; none outside a jump-in window or with no grace.
         """
         if not self._window_open() or self.options.jump_in_grace_seconds <= 0:
             return []
         assert self.window is not None
+        due = self.ending or not self.deck
         return [TimedRule("jump_in_grace", self.options.jump_in_grace_seconds * 1000,
-                          f"discard {self.window['number']}", "draw", "the last discard")]
+                          f"discard {self.window['number']}", "reveal" if due else "draw", "the last discard")]
 
     def shown_for_ms(self, event: Event) -> int | None:
         """A look (``saw``: the opening look, a Jack's, each of a King's) is seen for ``peek_seconds``

@@ -742,3 +742,16 @@ def test_a_look_is_seen_for_peek_seconds_then_hidden_again() -> None:
     looks = [e for e in game.setup_events if e.type == "saw"] or [Event("saw", {"player": "a"}, ("a",))]
     assert all(game.shown_for_ms(e) == 7000 for e in looks)
     assert game.shown_for_ms(Event("discarded", {"player": "a"})) is None
+
+
+def test_the_jump_in_grace_comes_before_the_hands_are_turned_over_too():
+    """§7.1: when the round is due to end, the grace on the last discard holds the reveal (not a draw),
+    so the last discard can be jumped on before the table turns the hands over by itself."""
+    game = prepared({"ann": ["3H"], "bob": ["2S", "AD"], "cat": ["9C"]}, deck=["KC"], variant="aggressive",
+                    jump_in_grace_seconds=3)
+    game.apply("ann", DRAW)
+    game.apply("ann", DISCARD)
+    game.apply("ann", SKIP)
+    assert game.legal_actions("bob")[0] == {"type": "reveal"}
+    (grace,) = game.timed_rules()
+    assert (grace.name, grace.delay_ms, grace.action) == ("jump_in_grace", 3000, "reveal")
