@@ -80,7 +80,7 @@ def check_length(what: str, text: str, maximum: int, *, minimum: int = 0) -> str
     'Flip'
     >>> check_length("button label", "Flip " * 17, 80)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    bot.tables.ui.LimitError: button label has 85 characters, more than Discord's 80: 'Flip Flip...'
+    bot.tables.board.LimitError: button label has 85 characters, more than Discord's 80: 'Flip Flip...'
     """
     if len(text) > maximum:
         raise LimitError(f"{what} has {len(text)} characters, more than Discord's {maximum}: {text[:40] + '…'!r}")
@@ -127,7 +127,7 @@ def check_layout(items: Sequence[tuple[int | None, int]]) -> list[int]:
     [0, 0, 0, 0, 0, 1, 4]
     >>> check_layout([(0, 5), (0, 1)])
     Traceback (most recent call last):
-    bot.tables.ui.LimitError: action row 0 would hold 6 > 5 (a row has room for 5 buttons or one select menu)
+    bot.tables.board.LimitError: action row 0 would hold 6 > 5 (a row has room for 5 buttons or one select menu)
     """
     if len(items) > COMPONENTS_MAX:
         raise LimitError(f"{len(items)} components, more than Discord's {COMPONENTS_MAX} (5 rows × 5)")

@@ -13,7 +13,7 @@ registered in ``setup_hook`` (through the tables cog), so buttons keep working a
 Tokens are the game UI's (the picker's ``k.…`` action and ``s.…`` selection tokens,
 :mod:`bot.tables.codec`; Dutch Blitz's ``c:wood``: the Wood pile's card) and never name a card.
 
-Discord's limits (``docs/design.md`` §5) fail loudly with :class:`~bot.tables.ui.LimitError`:
+Discord's limits (``docs/design.md`` §5) fail loudly with :class:`~bot.tables.board.LimitError`:
 80-character button labels, 100-character custom ids and select option labels and values,
 25 options per menu, 5 action rows of width 5. Nothing is cut short.
 """
@@ -185,7 +185,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=r"parlor:move:(?P<table>\d+):v(?P<ver>\d+):(?P<token>" + TOKEN_PATTERN + ")"):
     """A button on a player's ephemeral board.
 
-    Raises :class:`~bot.tables.ui.LimitError` when its label passes 80 characters or its custom
+    Raises :class:`~bot.tables.board.LimitError` when its label passes 80 characters or its custom
     id 100.
 
     Parameters
@@ -221,7 +221,7 @@ class PublicButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"parlor:pub:(?P<table>\d+):(?P<token>" + TOKEN_PATTERN + ")"):
     """A game-specific button on the public table message (e.g. Ready, End hand).
 
-    Raises :class:`~bot.tables.ui.LimitError` when its label passes 80 characters or its custom
+    Raises :class:`~bot.tables.board.LimitError` when its label passes 80 characters or its custom
     id 100.
     """
 
