@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.engine import GAMES, Engine
 from bot.engine.bots import Bot
+from bot.engine.options import describe_options
 from bot.tables.core import Actor
 from bot.tables.race import Outcome
 from bot.tables.table import Table, TableStatus
@@ -26,6 +27,11 @@ if TYPE_CHECKING:
     from bot.storage import Storage
 
 __all__ = ["TableRegistry", "LIVE"]
+
+
+def _worded(value: Any) -> str:
+    """An option's value in words: ``on``/``off`` for a switch, else as it is."""
+    return ("on" if value else "off") if isinstance(value, bool) else str(value)
 
 log = logging.getLogger("parlor.tables")
 
@@ -141,9 +147,18 @@ class TableRegistry:
 
     # ------------------------------------------------------------------ what the table shows
 
+    def options_text(self, table: Table) -> str:
+        """*table*'s game options in words: only those that differ from the game's defaults, e.g.
+        ``"target 30 · red kings -2 · jokers off"``, else ``"the standard rules"``.
+        """
+        specs = describe_options(self.engine_cls(table.kind).Options)
+        words = [f"{spec.name.replace('_', ' ')} {_worded(table.options[spec.name])}" for spec in specs
+                 if spec.name in table.options and table.options[spec.name] != spec.default]
+        return " · ".join(words) or "the standard rules"
+
     def lobby_text(self, table: Table) -> str:
-        """The lobby message: game, options, host and seats."""
-        opts = ", ".join(f"{k}={v}" for k, v in table.options.items()) or "default options"
+        """The lobby message: game, options (those that differ from the defaults, in words), host and seats."""
+        opts = self.options_text(table)
         seats = "\n".join(
             f"{i + 1}. {s.name}{' (bot)' if s.is_bot else ''}{' — host' if s.user_id == table.host_id else ''}"
             for i, s in enumerate(table.seats))

@@ -446,3 +446,19 @@ async def test_a_held_move_refused_when_its_time_comes_leaves_a_note_on_the_boar
         await asyncio.wait_for(table.boards_dirty.wait(), timeout=30)
     assert table.engine is not None and table.engine.view(None)["phase"] == "play", "not made"
     assert any("Your end hand was not made: Only the host" in n.text for n in table.private_notes[alice])
+
+
+async def test_the_lobby_says_in_words_only_the_options_that_differ_from_the_defaults(tables: Tables) -> None:
+    """Not ``variant=aggressive, jokers=True, … undercut_penalty=15``: only what differs, in words
+    (issue #30, item 9); a table of the standard rules says so."""
+    from bot.games.dutch import BOTS as DUTCH_BOTS
+    from bot.games.dutch import ENGINE as Dutch
+
+    tables.register_ui(ui_for("dutch"), engine=Dutch, bots=DUTCH_BOTS)
+    table = await tables.create("dutch", ALICE, {"variant": "aggressive", "red_kings": -2, "undercut_penalty": 15},
+                                None, guild_id=10, channel_id=22)
+    text = tables.lobby_text(table)
+    assert "variant aggressive · red kings -2" in text, text
+    assert "undercut" not in text and "=" not in text, "a default is not repeated, nothing reads as code"
+    plain = await tables.create("high-card", BOB, {}, None, guild_id=10, channel_id=23)
+    assert "the standard rules" in tables.lobby_text(plain)
