@@ -27,7 +27,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 import discord
 
@@ -55,6 +55,31 @@ if TYPE_CHECKING:
 __all__ = ["TableService", "Tables", "Actor", "BOT_SPEEDS", "bot_speed_factor", "CONTENT_MAX", "fit_text"]
 
 log = logging.getLogger("parlor.tables")
+
+T = TypeVar("T")
+
+
+class _Forward(Generic[T]):
+    """A façade attribute that is one of its parts' own, read and written there:
+    ``timer_scale = _Forward[float]("registry", "timer_scale")``.
+    """
+
+    def __init__(self, part: str, name: str) -> None:
+        self.part, self.name = part, name
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> _Forward[T]: ...
+    @overload
+    def __get__(self, obj: object, owner: type) -> T: ...
+
+    def __get__(self, obj: object | None, owner: type) -> T | _Forward[T]:
+        if obj is None:
+            return self
+        value: T = getattr(getattr(obj, self.part), self.name)
+        return value
+
+    def __set__(self, obj: object, value: T) -> None:
+        setattr(getattr(obj, self.part), self.name, value)
 
 
 class Tables:
@@ -114,37 +139,17 @@ class Tables:
         self.seen_hooks = lobby.seen_hooks
         """Called with a table id and a user id when that seated user first shows up at the table."""
 
+    bot_delay_scale = _Forward[float]("registry", "bot_delay_scale")
+    """Multiplies bots' reaction times (tests use a small value to play fast)."""
+    timer_scale = _Forward[float]("registry", "timer_scale")
+    """Multiplies turn-timer, idle and expiry durations (tests use a small value)."""
+    shards = _Forward[tuple[int, "set[int] | None"]]("registry", "shards")
+    """``(shard_count, shard ids)`` whose guilds' tables this process serves (``(0, None)``: all)."""
+
     async def submit(self, table: Table, mover: Mover, action: Action | Decode, discord_ts_ms: int, *,
                      on_contest: Callable[[], Awaitable[Any]] | None = None) -> Outcome:
         """|coro| Submit one move at *table*: see :meth:`Moves.submit <bot.tables.moves.Moves.submit>`."""
         return await self.moves.submit(table, mover, action, discord_ts_ms, on_contest=on_contest)
-
-    @property
-    def bot_delay_scale(self) -> float:
-        """Multiplies bots' reaction times (tests use a small value to play fast)."""
-        return self.registry.bot_delay_scale
-
-    @bot_delay_scale.setter
-    def bot_delay_scale(self, value: float) -> None:
-        self.registry.bot_delay_scale = value
-
-    @property
-    def timer_scale(self) -> float:
-        """Multiplies turn-timer, idle and expiry durations (tests use a small value)."""
-        return self.registry.timer_scale
-
-    @timer_scale.setter
-    def timer_scale(self, value: float) -> None:
-        self.registry.timer_scale = value
-
-    @property
-    def shards(self) -> tuple[int, set[int] | None]:
-        """``(shard_count, shard ids)`` whose guilds' tables this process serves (``(0, None)``: all)."""
-        return self.registry.shards
-
-    @shards.setter
-    def shards(self, value: tuple[int, set[int] | None]) -> None:
-        self.registry.shards = value
 
 
 class TableService(Tables):
@@ -166,6 +171,11 @@ class TableService(Tables):
         clicks; their public methods are the service's own (:meth:`on_move`, :meth:`open_board`, …).
     """
 
+    live_boards = _Forward[bool]("boards", "live")
+    """Whether open private boards follow the table (:attr:`bot.tables.boards.LiveBoards.live`)."""
+    board_token_s = _Forward[float]("boards", "token_s")
+    """How long an interaction token lives, in seconds (Discord: 15 minutes; tests shorten it)."""
+
     def __init__(self, storage: Storage, config: TablesConfig, client: discord.Client) -> None:
         registry = TableRegistry(storage, config)
         self.client = client
@@ -180,24 +190,6 @@ class TableService(Tables):
         self.actor, self.is_moderator = clicks.actor, clicks.is_moderator
         self.board = self.boards.board
         self.budget, self.token_budget = self.messages.budget, self.messages.token_budget
-
-    @property
-    def live_boards(self) -> bool:
-        """Whether open private boards follow the table (:attr:`bot.tables.boards.LiveBoards.live`)."""
-        return self.boards.live
-
-    @live_boards.setter
-    def live_boards(self, value: bool) -> None:
-        self.boards.live = value
-
-    @property
-    def board_token_s(self) -> float:
-        """How long an interaction token lives, in seconds (Discord: 15 minutes; tests shorten it)."""
-        return self.boards.token_s
-
-    @board_token_s.setter
-    def board_token_s(self, value: float) -> None:
-        self.boards.token_s = value
 
     async def open(self, kind: str, interaction: discord.Interaction, options: dict[str, Any],
                    settings: dict[str, Any] | None = None) -> Table:
