@@ -169,9 +169,16 @@ class Restorer:
         on the way (after a long replay) is added to *taken* for the caller to store.
         """
         row = live.game
-        if row.kind not in self.registry.uis or row.id in self.registry.tables or row.thread_id is None:
-            return 0
         if not self.registry.on_this_shard(row.guild_id):
+            return 0
+        if row.settings.get("tournament") and await self.storage.match_of_game(row.id) is None:
+            # A tournament table no match points to: the bot stopped while opening it, before the
+            # tournament linked it. The match opens again (a new table), so this one must not come
+            # back holding its players' seats (docs/tournaments.md, Robustness).
+            log.warning("table %s: a tournament table no match points to; it is ended", row.id)
+            await self.storage.set_game_status(row.id, TableStatus.CANCELLED)
+            return 0
+        if row.kind not in self.registry.uis or row.id in self.registry.tables or row.thread_id is None:
             return 0
         engine_cls = self.registry.engine_cls(row.kind)
         seats = [Seat(s.player_id, s.user_id, s.bot_name,

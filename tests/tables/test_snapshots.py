@@ -383,3 +383,37 @@ async def test_a_shutdown_during_a_replay_starts_no_table_again(storage: Storage
     assert not [t for t in restored.tasks if not t.done()], "no task started after shutdown"
     snap = await storage.snapshot(table.id)
     assert snap is not None and snap.code == snapshots.code_version(BLITZ)
+
+
+OPENING_STEPS = ("stored", "thread", "seats", "dealt", "message", "linked")
+"""What opening a tournament match's table writes, in order (``Tables.open_seated``, then the
+tournament's link): the bot may be killed after any of them."""
+
+
+@pytest.mark.parametrize("killed_after", range(1, len(OPENING_STEPS) + 1))
+async def test_a_match_table_the_bot_was_killed_while_opening_is_ended_at_the_next_start(
+        storage: Storage, killed_after: int) -> None:
+    """Killed after each write of a match table's opening (issue #31, item 1): at the next start a
+    table no match points to is ended, not restored holding its players' seats nor left a lobby row;
+    the one the tournament linked comes back running."""
+    tid = await storage.create_tournament(guild_id=1, channel_id=20, organizer_id=9, name="Cup", kind="blitz",
+                                          format="swiss", options={}, settings={}, seed=1)
+    await storage.add_round(tid, 1, [["u1", "u2"]])
+    game = await storage.create_game("blitz", seed=3, options={}, guild_id=1, channel_id=20, host_id=9,
+                                     settings={"tournament": tid})
+    writes = [lambda: storage.set_game_thread(game, 21),
+              lambda: storage.set_seats(game, [("u1", 1, None, "ann"), ("u2", 2, None, "bo")]),
+              lambda: storage.set_game_status(game, "running"),
+              lambda: storage.set_game_message(game, 22),
+              lambda: storage.open_match(tid, 1, 0, game_id=game)]
+    for write in writes[:killed_after - 1]:
+        await write()
+    tables = service(storage)  # the next start
+    restored = await tables.restore()
+    row = await storage.game(game)
+    assert row is not None
+    if OPENING_STEPS[killed_after - 1] == "linked":
+        assert restored == 1 and tables.tables[game].status == "running"
+    else:
+        assert restored == 0 and game not in tables.tables and row.status == "cancelled", row.status
+    await tables.shutdown()
