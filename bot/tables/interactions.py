@@ -15,6 +15,7 @@ import discord
 
 from bot.answers import answer_error, deferred
 from bot.tables.boards import LiveBoards, Reply
+from bot.tables.codec import codec_for, is_action_token, is_intent_token
 from bot.tables.core import Actor, now_ms, posted_ms
 from bot.tables.lobby import Lobby
 from bot.tables.loops import Loops
@@ -25,7 +26,7 @@ from bot.tables.registry import TableRegistry
 from bot.tables.restore import Restorer
 from bot.tables.table import Table, TableError, TableStatus
 from bot.tables.text import fit_text
-from bot.tables.ui import Click
+from bot.tables.ui import Click, GameUI
 
 __all__ = ["Interactions", "discord_ms", "shown_name"]
 
@@ -45,6 +46,28 @@ def shown_name(name: str) -> str:
 def discord_ms(interaction: discord.Interaction) -> int:
     """The Discord timestamp of *interaction* (Unix ms, from its snowflake): what orders a race."""
     return int(interaction.created_at.timestamp() * 1000)
+
+
+def _owner_of(table: Table, ui: GameUI, token: str, clicker: str) -> str | None:
+    """The name of the other seated person whose board *token* (an action or intent token, keyed per
+    player) was drawn for, or ``None``: asked only when *clicker* could not use the token.
+    """
+    engine = table.engine
+    if engine is None or not (is_action_token(token) or is_intent_token(token)):
+        return None
+    for seat in table.seats:
+        if seat.is_bot or seat.player_id == clicker:
+            continue
+        codec = codec_for(table, seat.player_id)
+        try:
+            if is_action_token(token):
+                codec.decode(token, engine.legal_actions(seat.player_id))
+            else:
+                codec.decode_intent(token, ui.intents(table, seat.player_id))
+        except TableError:
+            continue
+        return seat.name
+    return None
 
 
 class Interactions:
@@ -245,7 +268,13 @@ class Interactions:
             ui = self.registry.uis[table.kind]
             if version != table.version and not ui.token_is_stable(token):
                 raise TableError("The table moved on — here is your fresh board.")
-            return ui.on_board_click(table, player, token)
+            try:
+                return ui.on_board_click(table, player, token)
+            except (TableError, ValueError, KeyError, IndexError):
+                owner = _owner_of(table, ui, token, player)
+                if owner is not None:  # another player's board: Discord hides it, the bot does not rely on that
+                    raise TableError(f"That is {owner}'s board, not yours — here is your own.") from None
+                raise
         return decode
 
     async def _answer_board(self, interaction: discord.Interaction, table: Table, player: str,

@@ -40,3 +40,22 @@ async def test_a_table_action_on_a_board_is_refused_to_a_seated_non_host(fake: F
         await fake.click(world.alice, alice_board, alice_board.button("End hand").custom_id)
         assert "Only the host" not in fake.message(alice_board.id).content
         assert table.engine.view(None)["phase"] != "play", "the host may"
+
+
+async def test_a_boards_buttons_clicked_by_another_player_are_refused(fake: FakeDiscord, world: World,
+                                                                       tmp_path: Path) -> None:
+    """Discord hides an ephemeral board from everyone but its owner, but the bot does not rely on it:
+    Bob clicking a button of Alice's board (its custom id replayed) is told it is her board, and
+    nothing is played for anyone (issue #31, item 5)."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
+        thread, lobby = await open_blitz(fake, world)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        alice_board = (await fake.click(world.alice, lobby, "Open my board")).message
+        flip = next(b for b in alice_board.buttons if b.label.startswith("Flip"))
+        count = table.engine.action_count
+        replayed = fake.post_bot_message(thread, "Alice's board, seen by Bob", buttons=[("Flip", flip.custom_id)])
+        result = await fake.click(world.bob, replayed, flip.custom_id)
+        assert not result.failed and "That is alice's board, not yours" in result.content, result.content
+        assert table.engine.action_count == count, "nothing was played, for Alice or for Bob"
