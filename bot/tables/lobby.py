@@ -320,8 +320,9 @@ class Lobby:
             table.seats.remove(seat)
             await self._lobby_changed(table)
             return f"{seat.name} was removed from table #{table.id}."
+        name = seat.name  # the bot that takes the seat renames it "<name> (bot)"
         if await self.loops.replace_with_bot(table, seat, "removed by the host"):
-            return f"{seat.name} was removed from table #{table.id}; a bot plays their seat."
+            return f"{name} was removed from table #{table.id}; a bot plays their seat."
         raise TableError("This game has no bot to take that seat; end the table instead.")
 
     async def make_host(self, table: Table, user_id: int) -> str:

@@ -193,6 +193,15 @@ async def test_kick_frees_a_lobby_seat_but_never_the_hosts(tables: Tables) -> No
     assert [s.name for s in table.seats] == ["alice"]
 
 
+async def test_kicking_a_player_from_a_running_game_names_them_not_their_bot(tables: Tables) -> None:
+    """/table kick in a game: "bob was removed …; a bot plays their seat", not "bob (bot) was removed"."""
+    table = await lobby(tables)
+    await tables.join(table, BOB)
+    await tables.start(table, ALICE)
+    said = await tables.kick_seat(table, BOB.user_id)
+    assert said.startswith("bob was removed from table") and "(bot) was removed" not in said, said
+
+
 async def test_leaving_a_running_game_hands_the_seat_to_a_bot_and_the_host_role_on(tables: Tables) -> None:
     table = await lobby(tables)
     await tables.join(table, BOB)
