@@ -90,12 +90,14 @@ class RatingBook:
     def record(self, entrants: Sequence[Entrant], *, rate_bots: bool = False) -> bool:
         """Update the people's ratings from one finished game; returns whether it was rated.
 
-        A game is unrated when fewer than two seats take part, when it has a bot seat and
-        *rate_bots* is off, or when every seat has the same rank (nothing to learn).
+        With bot seats and *rate_bots* off, the people are rated against each other alone, by their
+        places among themselves (the bots left out: ``docs/ratings.md``, "Games with bots"). A game
+        is unrated when fewer than two seats (people, when the bots are left out) take part, or when
+        they all share one rank (nothing to learn).
         """
+        if not rate_bots:
+            entrants = [e for e in entrants if e.bot_strength is None]
         if len(entrants) < 2 or len({e.rank for e in entrants}) < 2:
-            return False
-        if any(e.bot_strength is not None for e in entrants) and not rate_bots:
             return False
         teams = []
         for e in entrants:

@@ -44,11 +44,21 @@ def test_a_tie_matches_the_library_and_ties_rate_alike() -> None:
     assert (book.rating("u2").mu, book.rating("u2").sigma) == pytest.approx(expected[1])
 
 
-def test_games_with_bots_are_unrated_by_default() -> None:
-    """A bot seat makes the game unrated unless the server rates them."""
+def test_a_person_alone_against_bots_is_unrated_by_default() -> None:
+    """With the bots left out (the server does not rate them), one person is not a rated game."""
     book = RatingBook()
     assert not book.record([Entrant("u1", 1), Entrant("bot:greedy", 2, bot_strength=0)])
     assert book.ratings == {}
+
+
+def test_the_people_of_a_game_with_bots_are_rated_against_each_other() -> None:
+    """Two people and a bot (bots unrated): the people are rated by their places among themselves, as a
+    two-player game of exactly those places would rate them; the bot gets nothing (issue #30, item 13)."""
+    with_bot = RatingBook()
+    assert with_bot.record([Entrant("u1", 1), Entrant("bot:greedy", 2, bot_strength=0), Entrant("u2", 3)])
+    alone = RatingBook()
+    assert alone.record([Entrant("u1", 1), Entrant("u2", 2)])
+    assert with_bot.ratings == alone.ratings and "bot:greedy" not in with_bot.ratings
 
 
 def test_rated_bots_play_at_a_fixed_rating_per_strength() -> None:

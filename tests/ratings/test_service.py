@@ -72,7 +72,7 @@ async def test_two_games_recorded_at_once_lose_no_update(storage: Storage) -> No
 
 
 async def test_games_with_bots_are_unrated_unless_the_server_rates_them(storage: Storage) -> None:
-    """A bot seat: unrated by default; with the server's rate_bots on, the people are rated."""
+    """One person against a bot: unrated by default (no second person); with the server's rate_bots on, rated."""
     service = RatingService(storage, {"blitz": ["heuristic", "easy"]})
     first = await finish(storage, {1: 1}, bots=("easy",))
     assert not await service.record_game(first)
