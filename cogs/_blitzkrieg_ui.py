@@ -95,6 +95,9 @@ class BlitzkriegUI(GameUI):
         if battle is not None:
             lines.append("")
             lines += self._battle_lines(table, battle, shown)
+        earlier = view["earlier"][-2:]
+        if earlier:  # a battle's outcome stays readable after the next Battle! (docs/rules/blitzkrieg.md, On Discord)
+            lines.append("Before: " + " · ".join(self._summary_line(table, b) for b in reversed(earlier)))
         turned = {p: c for p, c in view["turned"].items() if c is not None}
         if turned and not view["pending"]:
             p = next(iter(turned))
@@ -111,6 +114,11 @@ class BlitzkriegUI(GameUI):
             seen = " · ".join(f"{name} ×{view['tally'][key]}" for key, name in NAMES.items() if key in view["tally"])
             lines.append(f"\nScenarios seen: {seen}")
         return "\n".join(lines)
+
+    def _summary_line(self, table: Table, battle: dict[str, Any]) -> str:
+        """A finished battle in one short line: ``Battle 11 (The clock): alice wins 4 cards.``"""
+        names = ", ".join(battle["scenarios"])
+        return f"Battle {battle['number']}{f' ({names})' if names else ''}: {self.named(table, battle['outcome'])}"
 
     def _battle_lines(self, table: Table, battle: dict[str, Any], shown: int) -> list[str]:
         """The steps of *battle* shown so far: the two cards, then each narrated line, indented by depth."""
@@ -174,6 +182,11 @@ class BlitzkriegUI(GameUI):
         other = next(p for p in engine.players if p != player)
         lines = [f"**Blitzkrieg** — battle {view['battles']} of {view['max_battles']}"]
         mine = view["turned"].get(player)
+        last = view["battle"]
+        if last is not None and last["lines"] and not view["pending"] and self.shown_steps(table) > len(last["lines"]):
+            a, b = list(last["cards"])  # the last battle, once told on the table, stays on the board
+            lines.append(f"Last battle ({last['number']}): {last['cards'][a]} ⚔️ {last['cards'][b]} — "
+                         f"{self.named(table, last['lines'][-1]['text'])}")
         if mine is not None and view["turned"].get(other) is None:
             lines.append(f"You turned {mine['label']}; waiting for {table.display_name(other)}.")
         hand = [e["card"] for e in view["table"] if e["face"] == "hand" and e["card"] is not None]

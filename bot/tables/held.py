@@ -1,7 +1,7 @@
 """Moves a timed rule holds back: a person who clicks early is never refused, the move waits its turn.
 
 A game's timed rule (Dutch's jump-in grace before the next draw, Dutch Blitz's wait before the host
-may end a stuck hand) makes an action wait some seconds (``docs/tables.md``, "Timed rules"). A
+may end a stuck hand) makes an action wait some seconds (``docs/tables.md``, "The table kit"). A
 person who clicks what the board offers before that time is not told "not yet": the move is held
 and made through :meth:`Moves.submit <bot.tables.moves.Moves.submit>` the moment the rule allows
 it, the person's answer saying so. A newer click of the same person replaces their held move; one

@@ -308,3 +308,33 @@ async def test_new_command_options_come_from_the_one_declaration(fake: FakeDisco
         assert "**Blitzkrieg** — 2 players · `/blitzkrieg new`" in games.content
         rules = await fake.slash(world.alice, world.channel, "rules", options={"game": "blitzkrieg"})
         assert "/blitzkrieg new" in rules.content and "Battle!" in rules.content
+
+
+async def test_a_battles_outcome_stays_readable_after_the_next_battle(fake: FakeDiscord, world: World,
+                                                                       tmp_path: Path) -> None:
+    """At click pace the next Battle! does not wipe the last outcome (issue #30, item 5): the table keeps
+    the earlier battles' outcomes in a line, and the board shows the last battle once it is told."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=QUICK, timer_scale=0.05) as bot:
+        thread, lobby = await open_table(fake, world, house=True, max_battles=20)
+        table = bot.tables.tables[1]
+        for _ in range(400):  # Battle! (or a choice) until three battles were fought
+            if table.engine.is_over or table.engine.battles >= 3:
+                break
+            board = await board_of(fake, world.alice, lobby)
+            buttons = labels_on(board)
+            if buttons:
+                assert not (await fake.click(world.alice, board, buttons[0])).failed
+            else:
+                await asyncio.sleep(0.02)  # the house is still to turn its card, or to choose
+        if table.engine.is_over:
+            pytest.skip("the war ended within two battles (an A-Bomb): nothing earlier to keep")
+        first = table.engine.view(None)["earlier"][0]
+        assert first["number"] == 1 and first["outcome"]
+        shown = await told(fake, lobby, "Before: Battle")
+        assert re.search(r"Before: Battle \d+[^:]*: \S", shown), shown
+        await fake.wait_for(lambda: table.engine.view(None)["battle"] is not None
+                            and bot.tables.uis["blitzkrieg"].shown_steps(table)
+                            > len(table.engine.view(None)["battle"]["lines"]), timeout=10,
+                            what="the latest battle told in full")
+        board = await board_of(fake, world.alice, lobby)
+        assert "Last battle (" in board.content and " ⚔️ " in board.content, board.content

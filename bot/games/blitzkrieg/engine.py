@@ -63,6 +63,21 @@ class BlitzkriegOptions:
         check_options(self)
 
 
+EARLIER_KEPT = 3
+"""Finished battles a view keeps besides the latest (``earlier``), so an outcome stays readable."""
+
+
+def _summary(fought: dict[str, Any]) -> dict[str, Any]:
+    """A finished battle in short, for ``view["earlier"]``: its number, the two cards, the scenarios it
+    met and its outcome (the last line it told), e.g. ``{"number": 4, "cards": {...},
+    "scenarios": ["The clock"], "outcome": "ann wins 4 cards."}``.
+    """
+    lines = fought["lines"]
+    return {"number": fought["number"], "cards": dict(fought["cards"]),
+            "scenarios": [x["name"] for x in lines if x["type"] == "scenario"],
+            "outcome": lines[-1]["text"] if lines else ""}
+
+
 class Blitzkrieg(Engine):
     """Blitzkrieg for exactly two players (``docs/rules/blitzkrieg.md``).
 
@@ -73,8 +88,9 @@ class Blitzkrieg(Engine):
     battle whose two cards were turned: its number, the two cards' labels, the deck sizes once they
     were turned, and its public narration
     as lines ``{"type", "text", "depth", …}``; a scenario's line also has ``scenario``, ``name`` and
-    ``meaning``) and ``tally`` (scenario key -> how often it was played this game). The view shows
-    the last two as ``battle`` and ``tally`` (§9).
+    ``meaning``), ``earlier`` (the finished battles before it, at most :data:`EARLIER_KEPT`, each
+    in short: number, cards, scenarios, outcome) and ``tally`` (scenario key -> how often it was
+    played this game). The view shows the last three as ``battle``, ``earlier`` and ``tally`` (§9).
     """
 
     kind = "blitzkrieg"
@@ -112,6 +128,7 @@ class Blitzkrieg(Engine):
         self._emitted = 0
         self._story_before: list[str] = []
         self.fought: dict[str, Any] | None = None
+        self.earlier: list[dict[str, Any]] = []  # the battles before ``fought``, newest last (EARLIER_KEPT)
         self.tally: dict[str, int] = {}
         self._tally_before: dict[str, int] = {}
 
@@ -223,6 +240,7 @@ class Blitzkrieg(Engine):
             "battle": None if self.fought is None else {
                 **self.fought, "cards": dict(self.fought["cards"]), "decks": dict(self.fought["decks"]),
                 "lines": [dict(x) for x in self.fought["lines"]]},
+            "earlier": [{**b, "cards": dict(b["cards"]), "scenarios": list(b["scenarios"])} for b in self.earlier],
             "tally": dict(self.tally),
             "over": self.is_over,
             "winner": None if self.winner is None else self.players[self.winner],
@@ -306,6 +324,8 @@ class Blitzkrieg(Engine):
                            self.rng.getstate(), self.previous)
             self._story_before = list(self.story)
             self._tally_before = dict(self.tally)
+            if self.fought is not None:
+                self.earlier = [*self.earlier, _summary(self.fought)][-EARLIER_KEPT:]
             self.fought = {"number": self.battles,
                            "cards": {p: self.turned[i].label for i, p in enumerate(self.players)},  # type: ignore[union-attr]
                            "decks": {p: len(self.decks[i]) for i, p in enumerate(self.players)}, "lines": []}
