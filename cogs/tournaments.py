@@ -308,7 +308,7 @@ class TournamentsCog(commands.Cog):
         text, view = await self.service.message(t.id)
         await interaction.response.send_message(text, view=view or discord.utils.MISSING, allowed_mentions=NO_PINGS)
         message = await interaction.original_response()
-        await self.bot.storage.update_tournament(t.id, message_id=message.id)
+        await self.bot.storage.set_tournament_message(t.id, message.id)
 
     @tournament.command(name="checkin")
     @app_commands.describe(id="The tournament (default: this channel's)")

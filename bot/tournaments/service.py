@@ -303,7 +303,7 @@ class TournamentService:
                 current = (await self._state(t.id)).current
                 for m in current.matches if current else ():
                     if m.status == "playing" and m.opened_at is not None:
-                        await self.storage.update_match(t.id, m.round, m.number, opened_at=now)
+                        await self.storage.set_match_opened_at(t.id, m.round, m.number, now)
 
     def _spawn(self, coro: Awaitable[Any]) -> None:
         """Run *coro* after the caller is done (kept referenced; a refusal is expected, other errors logged)."""
@@ -546,7 +546,7 @@ class TournamentService:
                 self._check_runs(t, actor)
             if t.status != "registration":
                 raise TournamentError("Check-in opens during registration only.")
-            await self.storage.update_tournament(tid, status="checkin")
+            await self.storage.set_tournament_status(tid, "checkin")
             t = await self.tournament(tid)
         await self._say(t, f"📋 Check-in for **{self.shown(t.name)}** is open: registered players, press **Check in** "
                            f"on the tournament message. Whoever has not checked in at the start is dropped.")
@@ -597,7 +597,7 @@ class TournamentService:
                 settings["schedule"] = [[list(m.players) for m in rnd] for rnd in round_robin.schedule(shuffled)]
             elif s.t.format == "swiss" and not settings.get("rounds"):
                 settings["rounds"] = max(1, math.ceil(math.log2(len(ids))))
-            await self.storage.update_tournament(tid, status="running", settings=settings)
+            await self.storage.start_tournament(tid, settings)
             dropped = [self.shown(e.name) for e in s.entrants if e.status == "registered" and e not in playing]
         t = await self.tournament(tid)
         note = f" Dropped for not checking in: {', '.join(dropped)}." if dropped else ""
@@ -732,7 +732,7 @@ class TournamentService:
         except TournamentError as exc:
             t = await self.tournament(tid)
             if t.status in ("registration", "checkin"):
-                await self.storage.update_tournament(tid, status="cancelled", finished_at=_now_ms())
+                await self.storage.end_tournament(tid, "cancelled", finished_at=_now_ms())
                 await self._say(t, f"⛔ **{self.shown(t.name)}** could not start and is cancelled: {exc}")
                 await self._redraw(await self.tournament(tid))
 
@@ -756,13 +756,12 @@ class TournamentService:
                                                   title=f"{t.name} · R{m.round} M{m.number + 1}", intro=intro)
         except Exception as exc:
             log.exception("tournament %s: could not open round %s match %s", t.id, m.round, m.number)
-            await self.storage.update_match(t.id, m.round, m.number, status="broken")
+            await self.storage.set_match_status(t.id, m.round, m.number, "broken")
             await self._say(t, f"⚠️ The table of round {m.round}, match {m.number + 1} could not be opened ({exc}). "
                                f"The organizer can `/tournament reseat match:{m.number + 1}` or `/tournament force`.")
             return
         try:
-            await self.storage.update_match(t.id, m.round, m.number, status="playing", game_id=table.id,
-                                            opened_at=_now_ms(), shown=[])
+            await self.storage.open_match(t.id, m.round, m.number, game_id=table.id, opened_at=_now_ms())
         except BaseException:
             # Dealt but not linked: the match is still pending and the next step opens it again, so
             # this table must not stay (its players would play a game the tournament never records).
@@ -788,7 +787,7 @@ class TournamentService:
             await self._record_game(s, m)
             return
         if game is not None and game.status == "cancelled" and m.status == "playing":
-            await self.storage.update_match(t.id, m.round, m.number, status="broken")
+            await self.storage.set_match_status(t.id, m.round, m.number, "broken")
             await self._say(t, f"⚠️ The table of round {m.round}, match {m.number + 1} ended without a result. The "
                                f"organizer can `/tournament reseat match:{m.number + 1}` or `/tournament force`.")
             m = (await self._match(t.id, m.round, m.number)) or m
@@ -821,7 +820,7 @@ class TournamentService:
 
     async def _decide(self, s: _State, m: MatchRow, result: Result, why: str) -> None:
         """Record *result* for a match that did not finish at its table, and end the table."""
-        await self.storage.update_match(s.t.id, m.round, m.number, status="done", result=result_to_json(result))
+        await self.storage.finish_match(s.t.id, m.round, m.number, result_to_json(result))
         if m.game_id is not None:
             await self.tables.close_table(m.game_id, f"{why} (tournament **{self.shown(s.t.name)}**)")
         self._spawn(self._say(s.t, f"Round {m.round}, match {m.number + 1}: {why} {self._result_words(s, m, result)}"))
@@ -848,7 +847,7 @@ class TournamentService:
         by_bot = {x.player_id for x in seats if x.user_id is None}
         gone = [p for p in m.players if p in by_bot or p not in s.active]
         result = result_from_game(m.players, game, gone, lowest_wins=self._lowest_wins(s.t.kind))
-        await self.storage.update_match(s.t.id, m.round, m.number, status="done", result=result_to_json(result))
+        await self.storage.finish_match(s.t.id, m.round, m.number, result_to_json(result))
         log.info("tournament %s: round %s match %s recorded from game %s", s.t.id, m.round, m.number, m.game_id)
         self._spawn(self._say(s.t, f"✅ Round {m.round}, match {m.number + 1}: {self._result_words(s, m, result)}"))
 
@@ -868,11 +867,11 @@ class TournamentService:
         async with self._lock(m.tournament_id):
             m = await self.storage.match_of_game(game_id)
             if m is not None and _pid(user_id) not in m.shown:
-                await self.storage.update_match(m.tournament_id, m.round, m.number, shown=[*m.shown, _pid(user_id)])
+                await self.storage.set_match_shown(m.tournament_id, m.round, m.number, [*m.shown, _pid(user_id)])
 
     async def _finish(self, s: _State, *, early: bool) -> None:
         t = s.t
-        await self.storage.update_tournament(t.id, status="finished", finished_at=_now_ms())
+        await self.storage.end_tournament(t.id, "finished", finished_at=_now_ms())
         t = await self.tournament(t.id)
         s = _State(t, s.entrants, s.rounds)
         rows = self.standings(s)
@@ -1024,8 +1023,7 @@ class TournamentService:
                 raise TournamentError(f"Match {number}'s game has ended: its result is recorded, not re-seated.")
             if m.game_id is not None:
                 await self.tables.close_table(m.game_id, "♻️ The organizer re-seated this match at a new table.")
-            await self.storage.update_match(tid, m.round, m.number, status="pending", game_id=None, opened_at=None,
-                                            shown=[])
+            await self.storage.reset_match(tid, m.round, m.number)
             if s.t.status == "running":
                 await self._step(tid)
         self._spawn(self._say(s.t, f"♻️ Round {m.round}, match {number} of **{self.shown(s.t.name)}** is re-seated "
@@ -1046,7 +1044,7 @@ class TournamentService:
             self._check_runs(t, actor)
             if t.status != "running":
                 raise TournamentError("Only a running tournament can be paused.")
-            await self.storage.update_tournament(tid, status="paused")
+            await self.storage.set_tournament_status(tid, "paused")
         await self._say(t, f"⏸️ **{self.shown(t.name)}** is paused.")
         await self._redraw(await self.tournament(tid))
 
@@ -1063,10 +1061,10 @@ class TournamentService:
             self._check_runs(s.t, actor)
             if s.t.status != "paused":
                 raise TournamentError("The tournament is not paused.")
-            await self.storage.update_tournament(tid, status="running")
+            await self.storage.set_tournament_status(tid, "running")
             for m in s.current.matches if s.current else ():
                 if m.status == "playing":
-                    await self.storage.update_match(tid, m.round, m.number, opened_at=_now_ms())
+                    await self.storage.set_match_opened_at(tid, m.round, m.number, _now_ms())
         await self._say(s.t, f"▶️ **{self.shown(s.t.name)}** resumes.")
         await self.step(tid)
         await self._redraw(await self.tournament(tid))
@@ -1086,7 +1084,7 @@ class TournamentService:
             if s.t.status in ("finished", "cancelled"):
                 raise TournamentError("The tournament is already over.")
             if s.t.status in ("registration", "checkin"):
-                await self.storage.update_tournament(tid, status="cancelled", finished_at=_now_ms())
+                await self.storage.end_tournament(tid, "cancelled", finished_at=_now_ms())
                 await self._say(s.t, f"⛔ **{self.shown(s.t.name)}** was cancelled by {self.shown(actor.name)}.")
                 await self._redraw(await self.tournament(tid))
                 return
