@@ -25,6 +25,7 @@ from bot.storage import TournamentRow
 from bot.tables.core import Actor
 from bot.tables.text import fit_text
 from bot.tournaments.service import FORMATS, TournamentError, TournamentService, plural
+from bot.tournaments.statuses import BEFORE_START, TournamentStatus
 
 if TYPE_CHECKING:
     from bot.client import ParlorBot
@@ -183,12 +184,12 @@ class DiscordTournaments(TournamentService):
         """|coro| The tournament message of *tid*: its text and its buttons (none once it started)."""
         s = await self.load(tid)
         text = fit_text(self.message_text(s))
-        if s.t.status not in ("registration", "checkin"):
+        if s.t.status not in BEFORE_START:
             return text, None
         view = discord.ui.View(timeout=None)
         view.add_item(TournamentButton("reg", tid))
         view.add_item(TournamentButton("unreg", tid))
-        view.add_item(TournamentButton("checkin", tid, disabled=s.t.status != "checkin"))
+        view.add_item(TournamentButton("checkin", tid, disabled=s.t.status != TournamentStatus.CHECKIN))
         return text, view
 
 

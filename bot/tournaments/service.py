@@ -44,6 +44,7 @@ from bot.tables.table import TableError
 from bot.tournaments import elimination, forced, pods, round_robin, swiss
 from bot.tournaments.model import Match, Result, Round, Standing
 from bot.tournaments.standings import standings
+from bot.tournaments.statuses import HOLDING, LIVE, TournamentStatus
 
 __all__ = ["TournamentService", "TournamentError", "TableHost", "FORMATS", "STATUSES", "result_from_game",
            "result_to_json", "result_from_json", "plural"]
@@ -54,9 +55,9 @@ FORMATS: dict[str, str] = {"swiss": "Swiss", "pods": "Swiss pods", "elimination"
                            "round-robin": "Round robin"}
 """Format id to its name (``docs/tournaments.md`` §1)."""
 
-STATUSES = ("registration", "checkin", "running", "paused", "finished", "cancelled")
-LIVE = ("registration", "checkin", "running", "paused")
-PLAYING = ("registered", "checked_in")
+STATUSES = tuple(TournamentStatus)
+"""Every tournament status, in the order of a tournament's life."""
+PLAYING = HOLDING
 """Entrant statuses that hold a place."""
 
 
