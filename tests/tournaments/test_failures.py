@@ -31,20 +31,20 @@ async def test_a_tick_that_fails_does_not_stop_the_loop_for_every_tournament(wor
             raise sqlite3.OperationalError("disk I/O error")
         return await original(*args, **kwargs)
 
-    step = service.step
+    step = service.scheduler.step
 
     async def counting(t: int) -> None:
         stepped.append(t)
         await step(t)
 
     storage.tournaments = flaky  # type: ignore[method-assign]
-    service.step = counting  # type: ignore[method-assign]
+    service.scheduler.step = counting  # type: ignore[method-assign]
     for _ in range(100):
         if failures == 2 and tid in stepped:
             break
         await asyncio.sleep(0.05)
     assert failures == 2 and tid in stepped, "the loop stopped at the failed tick"
-    assert service._loop_task is not None and not service._loop_task.done()
+    assert service.ticker.task is not None and not service.ticker.task.done()
 
 
 async def test_a_table_dealt_but_not_linked_to_its_match_is_closed_and_the_match_opens_once(world) -> None:
@@ -87,7 +87,7 @@ async def test_a_match_that_fails_does_not_hold_up_the_others(world) -> None:
     the round's start and at every later step), and the failing one is tried again."""
     storage, tables, service = world
     tid = await new_swiss(service, 4, rounds=1)
-    open_ = service._open
+    open_ = service.scheduler.open
     tries = 0
 
     async def failing_first(s: Any, m: Any) -> None:
@@ -97,14 +97,14 @@ async def test_a_match_that_fails_does_not_hold_up_the_others(world) -> None:
             raise RuntimeError("this match's table cannot be opened")
         await open_(s, m)
 
-    service._open = failing_first  # type: ignore[method-assign]
+    service.scheduler.open = failing_first  # type: ignore[method-assign]
     await service.start(tid, ORGANIZER)
     s = await service.load(tid)
     assert s.current is not None
     assert [m.status for m in s.current.matches] == ["pending", "playing"]
     await service.step(tid)
     assert tries >= 2, "the failing match is tried again at the next step"
-    service._open = open_  # type: ignore[method-assign]
+    service.scheduler.open = open_  # type: ignore[method-assign]
     await service.step(tid)
     s = await service.load(tid)
     assert [m.status for m in s.current.matches] == ["playing", "playing"]
