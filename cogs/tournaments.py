@@ -1,8 +1,9 @@
 """Tournaments on Discord: ``/tournament …``, the tournament message and its buttons (``docs/tournaments.md`` §10).
 
 The rules live in :mod:`bot.tournaments` (pure) and its service (:mod:`bot.tournaments.service`,
-no Discord); this cog turns interactions into service calls and the service's texts into
-messages. The tournament message's **Register**, **Unregister** and **Check in** buttons and the
+no Discord); this cog gives the service a :class:`DiscordTournamentMessenger` (its announcements in
+the channel, its tournament message redrawn) and turns interactions into service calls and the
+service's texts into messages. The tournament message's **Register**, **Unregister** and **Check in** buttons and the
 standings' paging buttons are :class:`discord.ui.DynamicItem` components, so they work after a restart.
 """
 
@@ -25,6 +26,7 @@ from bot.storage import TournamentRow
 from bot.tables.core import Actor
 from bot.tables.text import fit_text
 from bot.tournaments.service import FORMATS, TournamentError, TournamentService, plural
+from bot.tournaments.statuses import BEFORE_START, TournamentStatus
 
 if TYPE_CHECKING:
     from bot.client import ParlorBot
@@ -143,53 +145,61 @@ class StandingsPage(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_PINGS)
 
 
-class DiscordTournaments(TournamentService):
-    """The tournament service with its two Discord hooks filled: announcements and the tournament message."""
+def tournament_view(t: TournamentRow) -> discord.ui.View | None:
+    """The tournament message's buttons: Register, Unregister and Check in (enabled during check-in)
+    before the start; none once it started.
+    """
+    if t.status not in BEFORE_START:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(TournamentButton("reg", t.id))
+    view.add_item(TournamentButton("unreg", t.id))
+    view.add_item(TournamentButton("checkin", t.id, disabled=t.status != TournamentStatus.CHECKIN))
+    return view
+
+
+class DiscordTournamentMessenger:
+    """The tournament service's :class:`~bot.tournaments.messenger.TournamentMessenger` on Discord:
+    announcements in the tournament's channel, and its tournament message redrawn.
+
+    Parameters
+    ----------
+    bot:
+        The client whose channels the tournaments live in.
+    """
 
     def __init__(self, bot: ParlorBot) -> None:
-        super().__init__(bot.storage, bot.config.tournaments, bot.tables,
-                         RatingService(bot.storage, registry_bot_orders()))
         self.bot = bot
 
-    async def _ready(self) -> None:
+    async def ready(self) -> None:
+        """|coro| Wait for the gateway."""
         await self.bot.wait_until_ready()
-
-    async def _channel(self, t: TournamentRow) -> Any:
-        channel = self.bot.get_channel(t.channel_id)
-        return channel if channel is not None else await self.bot.fetch_channel(t.channel_id)
 
     def shown(self, text: str) -> str:
         """A name as the tournament's messages write it: :func:`literal`."""
         return literal(text)
 
-    async def _say(self, t: TournamentRow, text: str, *, pings: Sequence[int] = ()) -> None:
+    async def _channel(self, t: TournamentRow) -> Any:
+        channel = self.bot.get_channel(t.channel_id)
+        return channel if channel is not None else await self.bot.fetch_channel(t.channel_id)
+
+    async def say(self, t: TournamentRow, text: str, *, pings: Sequence[int] = ()) -> None:
+        """|coro| Post *text* in *t*'s channel, pinging only *pings*; a refusal is logged and dropped."""
         try:
             await (await self._channel(t)).send(fit_text(text), allowed_mentions=pinging(pings) if pings
                                                 else NO_PINGS)
         except discord.HTTPException:
             log.warning("could not post for tournament %s", t.id, exc_info=True)
 
-    async def _redraw(self, t: TournamentRow) -> None:
+    async def redraw(self, t: TournamentRow, text: str) -> None:
+        """|coro| Edit *t*'s tournament message to *text* and the buttons of its status; a refusal is logged."""
         if t.message_id is None:
             return
-        text, view = await self.message(t.id)
         try:
-            await (await self._channel(t)).get_partial_message(t.message_id).edit(content=text, view=view,
-                                                                               allowed_mentions=NO_PINGS)
+            await (await self._channel(t)).get_partial_message(t.message_id).edit(
+                content=fit_text(text), view=tournament_view(t), allowed_mentions=NO_PINGS)
         except discord.HTTPException:
             log.warning("could not redraw tournament %s", t.id, exc_info=True)
-
-    async def message(self, tid: int) -> tuple[str, discord.ui.View | None]:
-        """|coro| The tournament message of *tid*: its text and its buttons (none once it started)."""
-        s = await self.load(tid)
-        text = fit_text(self.message_text(s))
-        if s.t.status not in ("registration", "checkin"):
-            return text, None
-        view = discord.ui.View(timeout=None)
-        view.add_item(TournamentButton("reg", tid))
-        view.add_item(TournamentButton("unreg", tid))
-        view.add_item(TournamentButton("checkin", tid, disabled=s.t.status != "checkin"))
-        return text, view
 
 
 class TournamentsCog(commands.Cog):
@@ -200,7 +210,9 @@ class TournamentsCog(commands.Cog):
 
     def __init__(self, bot: ParlorBot) -> None:
         self.bot = bot
-        self.service = DiscordTournaments(bot)
+        self.service = TournamentService(bot.storage, bot.config.tournaments, bot.tables,
+                                         RatingService(bot.storage, registry_bot_orders()),
+                                         messenger=DiscordTournamentMessenger(bot))
 
     async def cog_load(self) -> None:
         """Register the buttons, hear the tables, start the tournaments' loop (it resumes every live one)."""
@@ -249,9 +261,14 @@ class TournamentsCog(commands.Cog):
         except TournamentError as exc:
             await answer_error(interaction, str(exc))
             return
-        text, view = await self.service.message(tid)
+        text, view = await self.message(tid)
         await interaction.response.edit_message(content=text, view=view, allowed_mentions=NO_PINGS)
         await interaction.followup.send(answer, ephemeral=True)
+
+    async def message(self, tid: int) -> tuple[str, discord.ui.View | None]:
+        """|coro| The tournament message of *tid*: its text and its buttons (none once it started)."""
+        s = await self.service.load(tid)
+        return fit_text(self.service.message_text(s)), tournament_view(s.t)
 
     async def standings_page(self, tid: int, page: int) -> tuple[str, discord.ui.View | None]:
         """|coro| One page of a tournament's standings and its paging buttons."""
@@ -305,10 +322,10 @@ class TournamentsCog(commands.Cog):
             kind=game, format=format.value, options=parse_options(self.bot.tables.engines[game][0], options),
             rounds=rounds, table_size=table_size or 0, advance=advance, capacity=capacity or 0,
             start_in_minutes=start_in_minutes, checkin_minutes=checkin_minutes)
-        text, view = await self.service.message(t.id)
+        text, view = await self.message(t.id)
         await interaction.response.send_message(text, view=view or discord.utils.MISSING, allowed_mentions=NO_PINGS)
         message = await interaction.original_response()
-        await self.bot.storage.update_tournament(t.id, message_id=message.id)
+        await self.bot.storage.set_tournament_message(t.id, message.id)
 
     @tournament.command(name="checkin")
     @app_commands.describe(id="The tournament (default: this channel's)")

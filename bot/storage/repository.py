@@ -115,7 +115,6 @@ class Storage:
         self.set_tournament_message = tournaments.set_tournament_message
         self.start_tournament = tournaments.start_tournament
         self.end_tournament = tournaments.end_tournament
-        self.update_tournament = tournaments.update_tournament
         self.set_entrant = tournaments.set_entrant
         self.remove_entrant = tournaments.remove_entrant
         self.entrants = tournaments.entrants
@@ -128,7 +127,6 @@ class Storage:
         self.set_match_shown = tournaments.set_match_shown
         self.finish_match = tournaments.finish_match
         self.reset_match = tournaments.reset_match
-        self.update_match = tournaments.update_match
         self.match_of_game = tournaments.match_of_game
 
     @classmethod

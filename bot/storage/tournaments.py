@@ -94,24 +94,6 @@ class TournamentStore:
             await db.execute("UPDATE tournaments SET status = ?, finished_at = ?, updated_at = ? WHERE id = ?",
                              (str(status), now if finished_at is None else finished_at, now, tournament_id))
 
-    async def update_tournament(self, tournament_id: int, **changes: Any) -> None:
-        """|coro| Update ``status``, ``message_id``, ``round``, ``settings`` or ``finished_at`` of a tournament.
-
-        Kept until its callers move to the typed methods (:meth:`set_tournament_status`,
-        :meth:`set_tournament_message`, :meth:`start_tournament`, :meth:`end_tournament`).
-
-        Raises
-        ------
-        ValueError
-            An unknown column.
-        """
-        allowed = {"status", "message_id", "round", "settings", "finished_at"}
-        if set(changes) - allowed:
-            raise ValueError(f"cannot update {sorted(set(changes) - allowed)}; columns: {sorted(allowed)}")
-        if "settings" in changes:
-            changes["settings"] = json.dumps(changes["settings"])
-        await self._set_tournament(tournament_id, changes)
-
     async def _set_tournament(self, tournament_id: int, changes: dict[str, Any]) -> None:
         """|coro| Set *changes* (columns named by this module, values as stored) and ``updated_at``."""
         async with self._db.transaction() as db:
@@ -219,25 +201,6 @@ class TournamentStore:
         """
         await self._set_match(tournament_id, round_, number,
                               {"status": "pending", "game_id": None, "opened_at": None, "shown": "[]"})
-
-    async def update_match(self, tournament_id: int, round_: int, number: int, **changes: Any) -> None:
-        """|coro| Update ``status``, ``game_id``, ``opened_at``, ``shown`` (a list) or ``result`` (a dict) of a match.
-
-        Kept until its callers move to the typed methods (:meth:`set_match_status`, :meth:`open_match`,
-        :meth:`set_match_opened_at`, :meth:`set_match_shown`, :meth:`finish_match`, :meth:`reset_match`).
-
-        Raises
-        ------
-        ValueError
-            An unknown column.
-        """
-        allowed = {"status", "game_id", "opened_at", "shown", "result"}
-        if set(changes) - allowed:
-            raise ValueError(f"cannot update {sorted(set(changes) - allowed)}; columns: {sorted(allowed)}")
-        for key in ("shown", "result"):
-            if key in changes and changes[key] is not None:
-                changes[key] = json.dumps(changes[key])
-        await self._set_match(tournament_id, round_, number, changes)
 
     async def _set_match(self, tournament_id: int, round_: int, number: int, changes: dict[str, Any]) -> None:
         """|coro| Set *changes* (columns named by this module, values as stored) of one match."""

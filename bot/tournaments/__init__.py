@@ -11,6 +11,10 @@ seed and history always give the same round.
 - :mod:`~bot.tournaments.elimination`: single elimination (§7).
 - :mod:`~bot.tournaments.round_robin`: round robin (§8).
 - :mod:`~bot.tournaments.forced`: deciding unfinished matches when a round is forced (§9).
+- :mod:`~bot.tournaments.statuses`: the statuses of tournaments, matches and entrants (§10).
+
+The service that runs tournaments on the table service (storage, asyncio, the clock) is
+:mod:`~bot.tournaments.service` and the parts it composes (``docs/tournaments.md``, "The service inside").
 """
 
 from bot.tournaments.model import Match, Outcome, PlayerId, Result, Round, Standing

@@ -3,9 +3,10 @@
 - Engines (``bot/engine``, ``bot/games``) import no Discord, asyncio, aiohttp, storage, tables,
   client, cogs or sandbox, never the clock (``time``, ``datetime``) and never the global
   ``random`` (only ``from random import Random``).
-- The tournament logic (``bot/tournaments``) is pure like the engines, under the same rules; its
-  one service module (``bot/tournaments/service.py``) may use asyncio, the clock, storage and the
-  table service's Discord-free layers, but no Discord, no client and no global ``random``.
+- The tournament logic (``bot/tournaments``) is pure like the engines, under the same rules; the
+  modules of its service (``bot/tournaments/service.py`` and the parts it composes, named in
+  ``TOURNAMENT_SERVICE``) may use asyncio, the clock, storage and the table service's Discord-free
+  layers, but no Discord, no client and no global ``random``.
 - Storage (``bot/storage``) knows no tables, client, cogs, Discord or sandbox.
 - The table service's logic (every ``bot/tables`` module but its Discord parts: ``boards``,
   ``messages``, ``interactions``, ``components``, ``commands`` and the ``service`` façade) imports no
@@ -36,7 +37,10 @@ ENGINE_FORBIDDEN = ("discord", "asyncio", "aiohttp", "aiosqlite", "bot.storage",
 STORAGE_FORBIDDEN = ("discord", "bot.tables", "bot.client", "bot.cli", "cogs", "sandbox", "bot.games")
 PRODUCTION_FORBIDDEN = ("sandbox", "tests")
 TABLE_LOGIC_FORBIDDEN = ("discord", "aiohttp", "bot.client", "bot.cli")
-TOURNAMENT_SERVICE = "bot/tournaments/service.py"
+TOURNAMENT_SERVICE = tuple(f"bot/tournaments/{name}.py" for name in (
+    "service", "core", "state", "messenger", "texts", "announcements", "registration", "results", "noshow",
+    "scheduler", "controls", "ticker"))
+"""The tournament service's modules: the façade and its parts (``docs/tournaments.md``, "The service inside")."""
 TOURNAMENT_SERVICE_FORBIDDEN = ("discord", "aiohttp", "bot.client", "bot.cli", "cogs", "sandbox",
                                 "bot.tables.boards", "bot.tables.messages", "bot.tables.interactions",
                                 "bot.tables.service", "bot.tables.components")
@@ -70,8 +74,8 @@ def violations(path: str, source: str) -> list[str]:
     """The layer rules *source* (the module at repository-relative *path*) breaks, one line each."""
     out: list[str] = []
     engine = path.startswith(("bot/engine/", "bot/games/"))
-    tournament = path.startswith("bot/tournaments/") and path != TOURNAMENT_SERVICE
-    tournament_service = path == TOURNAMENT_SERVICE
+    tournament = path.startswith("bot/tournaments/") and path not in TOURNAMENT_SERVICE
+    tournament_service = path in TOURNAMENT_SERVICE
     art = path.startswith("bot/art/")
     storage = path.startswith("bot/storage/")
     production = path.startswith(("bot/", "cogs/"))
@@ -151,6 +155,9 @@ def test_the_layer_rules_hold() -> None:
     ("bot/tournaments/service.py", "from bot.tables.service import TableService",
      "the tournament service imports bot.tables.service"),
     ("bot/tournaments/service.py", "import random", "the tournament service imports the global random"),
+    ("bot/tournaments/scheduler.py", "import discord", "the tournament service imports discord"),
+    ("bot/tournaments/results.py", "from bot.client import ParlorBot", "the tournament service imports bot.client"),
+    ("bot/tournaments/statuses.py", "import asyncio", "the tournament logic imports asyncio"),
     ("bot/art/deck.py", "import discord", "the card art imports discord"),
     ("bot/art/emojis.py", "from discord import Client", "the card art imports discord"),
     ("bot/art/sheet.py", "import asyncio", "the card art imports asyncio"),

@@ -31,20 +31,20 @@ async def test_a_tick_that_fails_does_not_stop_the_loop_for_every_tournament(wor
             raise sqlite3.OperationalError("disk I/O error")
         return await original(*args, **kwargs)
 
-    step = service.step
+    step = service.scheduler.step
 
     async def counting(t: int) -> None:
         stepped.append(t)
         await step(t)
 
     storage.tournaments = flaky  # type: ignore[method-assign]
-    service.step = counting  # type: ignore[method-assign]
+    service.scheduler.step = counting  # type: ignore[method-assign]
     for _ in range(100):
         if failures == 2 and tid in stepped:
             break
         await asyncio.sleep(0.05)
     assert failures == 2 and tid in stepped, "the loop stopped at the failed tick"
-    assert service._loop_task is not None and not service._loop_task.done()
+    assert service.ticker.task is not None and not service.ticker.task.done()
 
 
 async def test_a_table_dealt_but_not_linked_to_its_match_is_closed_and_the_match_opens_once(world) -> None:
@@ -52,16 +52,16 @@ async def test_a_table_dealt_but_not_linked_to_its_match_is_closed_and_the_match
     the next step opens the match again, and every match ends with exactly one running table."""
     storage, tables, service = world
     tid = await new_swiss(service, 4, rounds=1)
-    original = storage.update_match
+    original = storage.open_match
     failed: list[int] = []
 
-    async def flaky(t: int, round_: int, number: int, **changes: Any) -> None:
-        if changes.get("status") == "playing" and not failed:
-            failed.append(changes["game_id"])
+    async def flaky(t: int, round_: int, number: int, **kwargs: Any) -> None:
+        if not failed:
+            failed.append(kwargs["game_id"])
             raise sqlite3.OperationalError("disk I/O error")
-        await original(t, round_, number, **changes)
+        await original(t, round_, number, **kwargs)
 
-    storage.update_match = flaky  # type: ignore[method-assign]
+    storage.open_match = flaky  # type: ignore[method-assign]
     try:
         await service.start(tid, ORGANIZER)
     except sqlite3.OperationalError:
@@ -87,7 +87,7 @@ async def test_a_match_that_fails_does_not_hold_up_the_others(world) -> None:
     the round's start and at every later step), and the failing one is tried again."""
     storage, tables, service = world
     tid = await new_swiss(service, 4, rounds=1)
-    open_ = service._open
+    open_ = service.scheduler.open
     tries = 0
 
     async def failing_first(s: Any, m: Any) -> None:
@@ -97,14 +97,14 @@ async def test_a_match_that_fails_does_not_hold_up_the_others(world) -> None:
             raise RuntimeError("this match's table cannot be opened")
         await open_(s, m)
 
-    service._open = failing_first  # type: ignore[method-assign]
+    service.scheduler.open = failing_first  # type: ignore[method-assign]
     await service.start(tid, ORGANIZER)
     s = await service.load(tid)
     assert s.current is not None
     assert [m.status for m in s.current.matches] == ["pending", "playing"]
     await service.step(tid)
     assert tries >= 2, "the failing match is tried again at the next step"
-    service._open = open_  # type: ignore[method-assign]
+    service.scheduler.open = open_  # type: ignore[method-assign]
     await service.step(tid)
     s = await service.load(tid)
     assert [m.status for m in s.current.matches] == ["playing", "playing"]
@@ -119,7 +119,7 @@ async def test_after_a_long_stop_the_no_show_clock_starts_afresh(world) -> None:
     await service.detach()
     long_ago = int(time.time() * 1000) - 10 * 60_000  # ten minutes down; no_show_minutes is 1
     for m in (await service.load(tid)).current.matches:
-        await storage.update_match(tid, m.round, m.number, opened_at=long_ago)
+        await storage.set_match_opened_at(tid, m.round, m.number, long_ago)
     service.attach()
     await asyncio.sleep(0.3)  # several ticks
     s = await service.load(tid)

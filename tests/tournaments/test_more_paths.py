@@ -12,7 +12,7 @@ import pytest
 from bot.config import TablesConfig, TournamentsConfig
 from bot.ratings.service import RatingService
 from bot.storage import Storage
-from bot.tournaments.service import result_from_json
+from bot.tournaments.service import TournamentService, result_from_json
 from tests.engine.sample_game import BOTS, HighCard
 from tests.tournaments.test_service import (
     CHANNEL,
@@ -20,22 +20,23 @@ from tests.tournaments.test_service import (
     ORGANIZER,
     PLAYERS,
     OfflineTables,
-    Recording,
     _ui,
     play_round,
+    recording,
 )
 
 OTHER_GUILD = GUILD + 1
 
 
 @pytest.fixture
-async def rated_world(tmp_path: Path) -> AsyncIterator[tuple[Storage, OfflineTables, Recording, RatingService]]:
+async def rated_world(tmp_path: Path) -> AsyncIterator[tuple[Storage, OfflineTables, TournamentService,
+                                                             RatingService]]:
     """The tournament service with the rating service plugged in, as the bot wires them."""
     async with Storage.open(tmp_path / "t.db") as storage:
         tables = OfflineTables(storage, TablesConfig())
         tables.register_ui(_ui(), engine=HighCard, bots=BOTS)
         ratings = RatingService(storage)
-        service = Recording(storage, TournamentsConfig(no_show_minutes=1, checkin_minutes=0), tables, ratings)
+        service = recording(storage, TournamentsConfig(no_show_minutes=1, checkin_minutes=0), tables, ratings)
         service.tick_seconds = 0.05
         service.attach()
         yield storage, tables, service, ratings
@@ -121,7 +122,7 @@ async def test_multiplayer_single_elimination_advances_the_top_k_of_each_table(r
     r = result_from_json(s.rounds[1].matches[0].result)
     best = min(r.places[p] for p in final.players)
     first = [p for p in final.players if r.places[p] == best]  # a tie for first is broken by the standings
-    over = next(p for p in service.posts if "is over" in p)
+    over = next(p for p in service.messenger.posts if "is over" in p)
     assert any(f"Winner: **{s.names[p]}**" in over for p in first), over
 
 

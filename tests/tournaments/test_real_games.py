@@ -27,9 +27,9 @@ from bot.storage import Storage
 from bot.tables.table import Table
 from bot.tables.ui import GameUI
 from bot.tournaments.model import Match, Outcome, Result, Round
-from bot.tournaments.service import TournamentError, result_from_game, result_from_json
+from bot.tournaments.service import TournamentError, TournamentService, result_from_game, result_from_json
 from bot.tournaments.standings import standings
-from tests.tournaments.test_service import ORGANIZER, PLAYERS, OfflineTables, Recording, settle
+from tests.tournaments.test_service import ORGANIZER, PLAYERS, OfflineTables, recording, settle
 
 GUILD, CHANNEL = 5, 6
 FAST_DUTCH = {"target": 70, "jump_in_grace_seconds": 0}
@@ -41,12 +41,12 @@ def _ui(kind: str) -> GameUI:
 
 
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[tuple[Storage, OfflineTables, Recording]]:
+async def world(tmp_path: Path) -> AsyncIterator[tuple[Storage, OfflineTables, TournamentService]]:
     async with Storage.open(tmp_path / "t.db") as storage:
         tables = OfflineTables(storage, TablesConfig(race_window_ms=1))
         for kind in ("dutch", "dutch-blitz", "blitz", "blitzkrieg"):
             tables.register_ui(_ui(kind))
-        service = Recording(storage, TournamentsConfig(no_show_minutes=60, checkin_minutes=0), tables)
+        service = recording(storage, TournamentsConfig(no_show_minutes=60, checkin_minutes=0), tables)
         service.tick_seconds = 0.05
         service.attach()
         yield storage, tables, service
@@ -82,7 +82,7 @@ async def play(tables: OfflineTables, table: Table, until: Callable[[Any], bool]
     raise AssertionError("the game did not get there")
 
 
-async def two_player_match(service: Recording, tables: OfflineTables, kind: str,
+async def two_player_match(service: TournamentService, tables: OfflineTables, kind: str,
                            options: dict[str, Any] | None = None, rounds: int = 1) -> tuple[int, Table, str, str]:
     """A started two-player Swiss of *kind*: its id, the match's live table and its two players."""
     t = await service.create(ORGANIZER, guild_id=GUILD, channel_id=CHANNEL, name="Cup", kind=kind,
@@ -99,7 +99,7 @@ async def two_player_match(service: Recording, tables: OfflineTables, kind: str,
     return t.id, table, m.players[0], m.players[1]
 
 
-async def force_result(service: Recording, tid: int) -> Result:
+async def force_result(service: TournamentService, tid: int) -> Result:
     assert await service.force(tid, ORGANIZER) == 1
     await settle(service)
     s = await service.load(tid)
@@ -237,7 +237,7 @@ async def test_a_forced_blitz_match_from_real_play_and_a_broken_table(world) -> 
     await service.step(tid)
     s = await service.load(tid)
     assert s.current.matches[0].status == "broken"
-    assert any("ended without a result" in p for p in service.posts)
+    assert any("ended without a result" in p for p in service.messenger.posts)
     r = await force_result(service, tid)
     ahead = max(lives, key=lives.__getitem__)
     assert r.outcome(ahead) == Outcome.WIN and dict(r.scores) == {p: float(v) for p, v in lives.items()}
@@ -291,7 +291,7 @@ async def test_a_dutch_swiss_runs_from_real_games_with_a_forced_round(world) -> 
         mine = [r for rnd in s.model_rounds() for r in rnd.results if r is not None and p in r.places]
         assert rows[p].game_points == sum(r.game_points(p) for r in mine)
         assert all(r.game_points(p) >= 0 for r in mine)
-    assert any("Final standings" in p for p in service.posts)
+    assert any("Final standings" in p for p in service.messenger.posts)
 
 
 # ------------------------------------------------------------------------------------ organizer controls

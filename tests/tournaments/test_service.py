@@ -19,6 +19,7 @@ from bot.tables.core import Actor
 from bot.tables.messenger import RecordingMessenger
 from bot.tables.service import Tables
 from bot.tables.table import Table
+from bot.tournaments.messenger import RecordingTournamentMessenger
 from bot.tournaments.model import Match, Outcome, Result
 from bot.tournaments.service import (
     TournamentError,
@@ -58,23 +59,17 @@ class OfflineTables(Tables):
         return table
 
 
-class Recording(TournamentService):
-    """The service with its Discord hooks recording what would be posted."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.posts: list[str] = []
-
-    async def _say(self, t: Any, text: str, *, pings: Any = ()) -> None:
-        self.posts.append(text)
+def recording(storage: Storage, config: TournamentsConfig, tables: Any, ratings: Any = None) -> TournamentService:
+    """The service over a messenger that records what would be posted (``service.messenger.posts``)."""
+    return TournamentService(storage, config, tables, ratings, messenger=RecordingTournamentMessenger())
 
 
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[tuple[Storage, OfflineTables, Recording]]:
+async def world(tmp_path: Path) -> AsyncIterator[tuple[Storage, OfflineTables, TournamentService]]:
     async with Storage.open(tmp_path / "t.db") as storage:
         tables = OfflineTables(storage, TablesConfig())
         tables.register_ui(_ui(), engine=HighCard, bots=BOTS)
-        service = Recording(storage, TournamentsConfig(no_show_minutes=1, checkin_minutes=0), tables)
+        service = recording(storage, TournamentsConfig(no_show_minutes=1, checkin_minutes=0), tables)
         service.tick_seconds = 0.05
         service.attach()
         yield storage, tables, service
@@ -92,9 +87,9 @@ async def settle(service: TournamentService) -> None:
     """Let the service's background chores (recording, next rounds) run out."""
     for _ in range(500):
         await asyncio.sleep(0.01)
-        if not service._chores:
+        if not service.core.chores:
             await asyncio.sleep(0.02)
-            if not service._chores:
+            if not service.core.chores:
                 return
     raise AssertionError("the service did not settle")
 
@@ -111,7 +106,7 @@ async def show_and_play(tables: OfflineTables, table: Table, absent: tuple[int, 
         await tables.submit(table, player, action, 0)
 
 
-async def new_swiss(service: Recording, n: int = 7, **kw: Any) -> int:
+async def new_swiss(service: TournamentService, n: int = 7, **kw: Any) -> int:
     t = await service.create(ORGANIZER, guild_id=GUILD, channel_id=CHANNEL, name="Cup", kind="high-card",
                              format=kw.pop("format", "swiss"), options={"tricks": 1}, **kw)
     for p in PLAYERS[:n]:
@@ -119,7 +114,7 @@ async def new_swiss(service: Recording, n: int = 7, **kw: Any) -> int:
     return t.id
 
 
-async def play_round(tables: OfflineTables, service: Recording, tid: int) -> None:
+async def play_round(tables: OfflineTables, service: TournamentService, tid: int) -> None:
     s = await service.load(tid)
     assert s.current is not None
     for m in s.current.matches:
@@ -179,7 +174,7 @@ async def test_capacity_waitlist_and_a_freed_place(world) -> None:
     await settle(service)
     status = {e.user_id: e.status for e in await storage.entrants(t.id)}
     assert status == {2: "registered", 3: "registered"}
-    assert any("moves up from the waitlist" in p for p in service.posts)
+    assert any("moves up from the waitlist" in p for p in service.messenger.posts)
 
 
 async def test_check_in_drops_the_unchecked_at_the_start(world) -> None:
@@ -249,7 +244,7 @@ async def test_a_three_round_swiss_runs_itself_from_the_finished_games(world) ->
     assert len(set(byes)) == 3, "byes to distinct players"
     rows = service.standings(s)
     assert [r.player for r in rows] == [r.player for r in standings(sorted(s.active), s.model_rounds())]
-    assert any("Final standings" in p for p in service.posts)
+    assert any("Final standings" in p for p in service.messenger.posts)
     for m in (m for r in s.rounds for m in r.matches if m.game_id):
         game = await storage.result(m.game_id)
         assert result_from_json(m.result) == result_from_game(m.players, game)
@@ -281,7 +276,7 @@ async def test_single_elimination_and_round_robin_run_to_the_end(world) -> None:
         await play_round(tables, service, tid)
     s = await service.load(tid)
     assert s.t.status == "finished" and len(s.rounds) == 3
-    assert any("Winner" in p for p in service.posts)
+    assert any("Winner" in p for p in service.messenger.posts)
     rr = await new_swiss(service, 4, format="round-robin")
     await service.start(rr, ORGANIZER)
     for _ in range(3):
@@ -364,7 +359,7 @@ async def test_a_restart_keeps_the_tournament(world, tmp_path: Path) -> None:
     again = OfflineTables(storage, TablesConfig())
     again.register_ui(_ui(), engine=HighCard, bots=BOTS)
     assert await again.restore() >= 1
-    fresh = Recording(storage, TournamentsConfig(no_show_minutes=1, checkin_minutes=0), again)
+    fresh = recording(storage, TournamentsConfig(no_show_minutes=1, checkin_minutes=0), again)
     fresh.attach()
     m = (await fresh.load(tid)).current.matches[1]
     await show_and_play(again, again.tables[m.game_id])
@@ -392,7 +387,7 @@ async def test_pause_resume_reseat_and_end(world) -> None:
     assert s.current.matches[0].game_id not in (None, old) and tables.tables.get(old) is None
     await service.end(tid, ORGANIZER)
     s = await service.load(tid)
-    assert s.t.status == "finished" and any("ended early" in p for p in service.posts)
+    assert s.t.status == "finished" and any("ended early" in p for p in service.messenger.posts)
 
 
 async def test_export_csv_lists_standings_and_matches(world) -> None:
@@ -433,7 +428,7 @@ def test_parlor_tournament_export_prints_csv(tmp_path: Path, monkeypatch: pytest
         async with Storage.open(db) as storage:
             tables = OfflineTables(storage, TablesConfig())
             tables.register_ui(_ui(), engine=HighCard, bots=BOTS)
-            service = Recording(storage, TournamentsConfig(checkin_minutes=0), tables)
+            service = recording(storage, TournamentsConfig(checkin_minutes=0), tables)
             service.attach()
             tid = await new_swiss(service, 2, rounds=1)
             await service.start(tid, ORGANIZER)

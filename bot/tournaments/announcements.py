@@ -1,0 +1,61 @@
+"""What the tournament service posts: lines in the tournament's channel and its redrawn message.
+
+:class:`Announcements` is the one way the parts reach Discord, through the
+:class:`~bot.tournaments.messenger.TournamentMessenger` it is given; the texts are
+:class:`~bot.tournaments.texts.TournamentTexts`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.storage import TournamentRow
+from bot.tournaments.core import TournamentCore
+from bot.tournaments.messenger import TournamentMessenger
+from bot.tournaments.texts import TournamentTexts
+
+__all__ = ["Announcements"]
+
+
+class Announcements:
+    """Posting for the tournament service (see the module's documentation).
+
+    Parameters
+    ----------
+    core:
+        The shared state (storage, chores).
+    messenger:
+        How to reach the channel and the tournament message.
+    texts:
+        What the tournament message says.
+    """
+
+    def __init__(self, core: TournamentCore, messenger: TournamentMessenger, texts: TournamentTexts) -> None:
+        self.core = core
+        self.messenger = messenger
+        self.texts = texts
+        self.shown = messenger.shown
+
+    async def say(self, t: TournamentRow, text: str, *, pings: Sequence[int] = ()) -> None:
+        """|coro| Post *text* in *t*'s channel now, pinging only *pings*. Never raises (the messenger's rule)."""
+        await self.messenger.say(t, text, pings=pings)
+
+    def later(self, t: TournamentRow, text: str, *, pings: Sequence[int] = ()) -> None:
+        """Post *text* in *t*'s channel once the caller is done (a chore: a command answers first)."""
+        self.core.spawn(self.messenger.say(t, text, pings=pings))
+
+    async def redraw(self, tid: int) -> None:
+        """|coro| Redraw tournament *tid*'s message from what is stored now (nothing before it is posted).
+
+        Raises
+        ------
+        TournamentError
+            No such tournament.
+        """
+        s = await self.core.state(tid)
+        if s.t.message_id is not None:
+            await self.messenger.redraw(s.t, self.texts.message_text(s))
+
+    def redraw_later(self, tid: int) -> None:
+        """Redraw tournament *tid*'s message once the caller is done (a chore)."""
+        self.core.spawn(self.redraw(tid))
