@@ -48,6 +48,17 @@ Slash commands appear in Discord only after `parlor sync` (once, and after upgra
 Bad configuration exits with status 2 and a message naming the key."""
 
 
+SYNC_EPILOG = """\
+The bot's token: DISCORD_TOKEN (or discord.token in the config file). DISCORD_API_BASE and
+DISCORD_GATEWAY point it at another Discord.
+
+Exit status (each failure is one line on stderr saying what failed):
+  0  the slash commands and the card emojis are synced
+  1  Discord cannot be reached (the network, or DISCORD_API_BASE), or it failed (5xx): try again
+  2  the token or the configuration is bad, or Discord refuses the commands or an emoji
+     (e.g. --guild names a server the bot was not invited to)"""
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -68,8 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     sync = sub.add_parser("sync", help="register slash commands and upload the card emojis to Discord",
                           description="Register the slash commands with Discord, then upload the card "
                                       "pictures as the application's emojis (only the missing ones; "
-                                      "those of an older art version are deleted). Exits 2 if Discord "
-                                      "refuses an emoji.")
+                                      "those of an older art version are deleted).",
+                          epilog=SYNC_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     sync.add_argument("--guild", type=_snowflake, metavar="ID",
                       help="sync to one guild (instant) instead of globally")
     sub.add_parser("migrate", help="bring the database schema up to date")
@@ -415,7 +426,18 @@ async def _migrate(config: Any) -> int:
 
 
 async def _sync(config: Any, guild_id: int | None) -> int:
-    """``parlor sync``: the slash commands, then the card emojis (``docs/art.md`` §6); 2 if Discord refuses one."""
+    """``parlor sync``: the slash commands, then the card emojis (``docs/art.md`` §6).
+
+    Returns 0 when both are synced, 1 when Discord cannot be reached (nothing was changed, or only the
+    commands), 2 when Discord refuses the commands or an emoji; each failure is one line on stderr
+    (:data:`SYNC_EPILOG`).
+
+    Raises
+    ------
+    bot.config.ConfigError
+        Discord rejected the token (the caller exits 2).
+    """
+    import aiohttp
     import discord
 
     from bot.client import apply_api_overrides, make_bot, open_storage
@@ -423,27 +445,42 @@ async def _sync(config: Any, guild_id: int | None) -> int:
     from bot.emoji_sync import EmojiSyncRefused, sync_card_emojis
 
     apply_api_overrides(config.discord.api_base, config.discord.gateway)
+    where = f"guild {guild_id}" if guild_id is not None else "all guilds"
     async with open_storage(config) as storage:
         bot = make_bot(config, storage, restore_tables=False)
         async with bot:
             try:
                 await bot.login(config.require_token())
+                if guild_id is not None:
+                    guild = discord.Object(id=guild_id)
+                    bot.tree.copy_global_to(guild=guild)
+                    synced = await bot.tree.sync(guild=guild)
+                else:
+                    synced = await bot.tree.sync()
+                    where += " (global; Discord may take up to an hour to show changes)"
+                print(f"synced {len(synced)} commands to {where}: {', '.join('/' + c.name for c in synced)}")
+                print(f"synced {await sync_card_emojis(bot)}")
             except discord.LoginFailure as exc:
                 raise ConfigError("DISCORD_TOKEN / discord.token", f"Discord rejected the token ({exc}).") from None
-            if guild_id is not None:
-                guild = discord.Object(id=guild_id)
-                bot.tree.copy_global_to(guild=guild)
-                synced = await bot.tree.sync(guild=guild)
-                where = f"guild {guild_id}"
-            else:
-                synced = await bot.tree.sync()
-                where = "all guilds (global; Discord may take up to an hour to show changes)"
-            print(f"synced {len(synced)} commands to {where}: {', '.join('/' + c.name for c in synced)}")
-            try:
-                print(f"synced {await sync_card_emojis(bot)}")
             except EmojiSyncRefused as exc:
                 print(f"parlor sync: the card emojis were not synced: {exc}", file=sys.stderr)
                 return 2
+            except discord.DiscordServerError as exc:  # a 5xx: Discord is there but failing; try again
+                print(f"parlor sync: Discord failed while registering the slash commands to {where} ({exc}); "
+                      "try again later", file=sys.stderr)
+                return 1
+            except discord.HTTPException as exc:
+                hint = ("is the bot in that server, invited with the applications.commands scope "
+                        "(README, \"Discord application\")?" if guild_id is not None and exc.status == 403
+                        else "nothing more was synced")
+                print(f"parlor sync: Discord refused the slash commands for {where} ({exc}); {hint}",
+                      file=sys.stderr)
+                return 2
+            except (TimeoutError, aiohttp.ClientError, OSError) as exc:
+                print(f"parlor sync: cannot reach Discord at {discord.http.Route.BASE} "
+                      f"({exc or type(exc).__name__}); check the address (DISCORD_API_BASE / discord.api_base) "
+                      "and the network", file=sys.stderr)
+                return 1
     return 0
 
 

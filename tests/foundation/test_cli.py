@@ -302,3 +302,94 @@ def test_simulate_verbose_tells_each_game_in_words(capsys: pytest.CaptureFixture
     out = capsys.readouterr().out
     assert "--- game 1 (seed 1) ---" in out and "deals;" in out and "   1. seat" in out
     assert out.index("--- game 1") < out.index("game    1 seed 1:")
+
+
+def _closed_port() -> int:
+    """A local TCP port nothing listens on (bound, then released)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def run_parlor_async(*args: str, env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
+    """`parlor ARGS` in its own process without blocking the event loop (the loopback Discord serves on it)."""
+    import asyncio
+
+    full = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "PARLOR_"))}
+    full.update(env, PYTHONPATH=str(ROOT))
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", *args, env=full, cwd=cwd,
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), timeout=120)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()
+
+
+def _said(stderr: str) -> list[str]:
+    """The lines Parlor itself wrote to stderr (not the libraries' log lines)."""
+    return [line for line in stderr.splitlines() if line.startswith("parlor")]
+
+
+def test_sync_with_discord_unreachable_exits_1_with_one_line(tmp_path: Path) -> None:
+    """`parlor sync` against a closed local port: status 1 and one line saying it cannot reach Discord at
+    that address; no traceback."""
+    port = _closed_port()
+    base = f"http://127.0.0.1:{port}/api/v10"
+    proc = run_parlor("sync", "--guild", "42", env={"DISCORD_TOKEN": "x", "PARLOR_DB": str(tmp_path / "p.db"),
+                                                    "DISCORD_API_BASE": base,
+                                                    "DISCORD_GATEWAY": f"ws://127.0.0.1:{port}/gateway"},
+                      cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    said = _said(proc.stderr)
+    assert len(said) == 1 and said[0].startswith("parlor sync: cannot reach Discord at " + base), proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+async def test_sync_with_a_refused_token_exits_2_with_one_line(tmp_path: Path) -> None:
+    """The loopback Discord refuses the token: status 2 and one line naming DISCORD_TOKEN; no traceback (as
+    `parlor run` says it)."""
+    from sandbox import FakeDiscord
+
+    async with FakeDiscord() as fake:
+        status, out, err = await run_parlor_async(
+            "sync", env={"DISCORD_TOKEN": "not-the-token", "PARLOR_DB": str(tmp_path / "p.db"),
+                         "DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY": fake.gateway_url}, cwd=tmp_path)
+        fake.check_clean("401")
+    assert status == 2, err
+    said = _said(err)
+    assert len(said) == 1 and "DISCORD_TOKEN" in said[0] and "rejected the token" in said[0], err
+    assert "Traceback" not in err and "synced" not in out
+
+
+async def test_sync_refused_by_the_guild_exits_2_with_one_line(tmp_path: Path) -> None:
+    """Discord refuses the guild's commands (403 Missing Access: the bot is not in that server): status 2 and
+    one line naming the guild, the refusal and what to check; no traceback."""
+    from sandbox import FakeDiscord
+
+    async with FakeDiscord() as fake:
+        fake.fail_route("PUT", r"/applications/\d+/guilds/\d+/commands", status=403, code=50001,
+                        message="Missing Access")
+        status, out, err = await run_parlor_async(
+            "sync", "--guild", "4242", env={"DISCORD_TOKEN": fake.token, "PARLOR_DB": str(tmp_path / "p.db"),
+                                            "DISCORD_API_BASE": fake.api_base,
+                                            "DISCORD_GATEWAY": fake.gateway_url}, cwd=tmp_path)
+        fake.check_clean("50001")
+    assert status == 2, err
+    said = _said(err)
+    assert len(said) == 1 and "4242" in said[0] and "Missing Access" in said[0], err
+    assert "applications.commands" in said[0] and "Traceback" not in err and "synced" not in out
+
+
+def test_sync_help_says_the_exit_statuses() -> None:
+    """`parlor sync --help` says which exit status means what."""
+    proc = run_parlor("sync", "--help")
+    text = " ".join(proc.stdout.split())
+    assert proc.returncode == 0
+    assert "Exit status" in text and "DISCORD_TOKEN" in text, text
+    assert "1 Discord cannot be reached" in text and "2 the token or the configuration is bad" in text, text
