@@ -5,14 +5,19 @@
     parlor [--config FILE] run                 start the bot
     parlor [--config FILE] sync [--guild ID]   register slash commands and upload the card emojis
     parlor [--config FILE] migrate             bring the database schema up to date
-    parlor [--config FILE] tournament export ID [--matches]
+    parlor [--config FILE] replay GAME_ID [--player SEAT] [--db PATH]
+                                               a stored game told move by move
+    parlor [--config FILE] ratings rebuild [--db PATH]
+                                               recompute every rating from the stored results
+    parlor [--config FILE] tournament export ID [--matches] [--db PATH]
                                                a tournament's standings (or matches) as CSV
     parlor simulate KIND [--players N] [--games G] [--seed S] [--bot NAME] [--json]
                          [--replay FILE] [--<option> VALUE ...]
                                                bot-only games offline
 
-Bad arguments and bad configuration exit with status 2 and a message that names the key or flag
-and what was expected; nothing is started.
+``replay``, ``ratings`` and ``tournament`` read an existing database (``--db``, else ``PARLOR_DB`` /
+``database.path``) and never create one. Bad arguments and bad configuration exit with status 2 and
+a message that names the key or flag and what was expected; nothing is started.
 """
 
 from __future__ import annotations
@@ -85,21 +90,70 @@ def build_parser() -> argparse.ArgumentParser:
                       help="sync to one guild (instant) instead of globally")
     sub.add_parser("migrate", help="bring the database schema up to date")
     sub.add_parser("health", help="exit 0 if the running bot's heartbeat file is fresh (container health checks)")
-    replay = sub.add_parser("replay", help="tell a stored game move by move, as a spectator or one player saw it")
+    replay = sub.add_parser("replay", help="tell a stored game move by move, as a spectator or one player saw it",
+                            description="Tell a stored game move by move, as a spectator or one player saw it.",
+                            epilog=DB_EPILOG)
     replay.add_argument("game", type=_positive, metavar="GAME_ID", help="the game's id (its table number)")
     replay.add_argument("--player", metavar="SEAT|USER_ID",
                         help="one player's view (seat number from 1, user id or player id), for reviewing a dispute")
-    ratings = sub.add_parser("ratings", help="ratings maintenance")
+    _add_db_argument(replay)
+    ratings = sub.add_parser("ratings", help="ratings maintenance", epilog=DB_EPILOG)
     ratings.add_argument("action", choices=["rebuild"], help="rebuild: recompute every rating from the results")
-    tournament = sub.add_parser("tournament", help="tournaments: export the standings or matches as CSV")
+    _add_db_argument(ratings)
+    tournament = sub.add_parser("tournament", help="tournaments: export the standings or matches as CSV",
+                                epilog=DB_EPILOG)
     tournament.add_argument("action", choices=["export"], help="export: print a tournament as CSV")
     tournament.add_argument("tournament", type=_positive, metavar="ID", help="the tournament's number")
     tournament.add_argument("--matches", action="store_true", help="every match instead of the standings")
+    _add_db_argument(tournament)
     games = sub.add_parser("games", help="list the installed games (Parlor's and any declared by other packages)")
     games.add_argument("--markdown", action="store_true", help="as the README's Markdown table")
     sim = sub.add_parser("simulate", help="play bot-only games offline", add_help=False)
     sim.add_argument("kind", nargs="?", help="game kind")
     return parser
+
+
+DB_EPILOG = ("It reads an existing database and creates none: a path where there is no file is an error "
+             "(exit status 2).")
+
+
+def _add_db_argument(parser: argparse.ArgumentParser) -> None:
+    """``--db PATH`` of the commands that read the bot's database (:func:`_database_to_read`)."""
+    parser.add_argument("--db", metavar="PATH",
+                        help="the bot's SQLite database (default: $PARLOR_DB, else database.path of the config "
+                             "file, else ./parlor.db)")
+
+
+def _database_to_read(config: Any, db: str | None, command: str) -> Any | None:
+    """*config* with ``database.path`` set to *db* when given, or ``None`` (after one line on stderr) when
+    there is no database file at the path: the commands that read the database never create one.
+
+    Parameters
+    ----------
+    config:
+        The loaded :class:`bot.config.Config`.
+    db:
+        ``--db PATH``, which wins over ``PARLOR_DB`` and ``database.path``; ``None`` when not given.
+    command:
+        The command's name, for the message (``replay``).
+    """
+    from bot.config import DatabaseConfig
+
+    if db is not None:
+        config = dataclasses.replace(config, database=dataclasses.replace(config.database, path=db))
+        origin = "from --db"
+    elif os.environ.get("PARLOR_DB"):
+        origin = "from PARLOR_DB"
+    elif config.source is not None and config.database.path != DatabaseConfig().path:
+        origin = f"database.path in {config.source}"
+    else:
+        origin = "the default"
+    path = config.database.path
+    if path == ":memory:" or os.path.exists(path):  # a directory or an unreadable file: open_storage says why
+        return config
+    print(f"parlor {command}: there is no database {path!r} ({origin}); name the bot's database with "
+          "--db PATH or PARLOR_DB (nothing was created)", file=sys.stderr)
+    return None
 
 
 def _snowflake(text: str) -> int:
@@ -284,13 +338,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return asyncio.run(_sync(config, args.guild))
         elif args.command == "health":
             return _health(config)
-        elif args.command == "replay":
-            return _into_a_closed_pipe_quietly(lambda: asyncio.run(_replay(config, args.game, args.player)))
-        elif args.command == "tournament":
-            return _into_a_closed_pipe_quietly(
-                lambda: asyncio.run(_export_tournament(config, args.tournament, args.matches)))
-        elif args.command == "ratings":
-            rated = asyncio.run(_rebuild_ratings(config))
+        elif args.command in ("replay", "tournament", "ratings"):
+            reading = _database_to_read(config, args.db, args.command)
+            if reading is None:
+                return 2
+            if args.command == "replay":
+                return _into_a_closed_pipe_quietly(lambda: asyncio.run(_replay(reading, args.game, args.player)))
+            if args.command == "tournament":
+                return _into_a_closed_pipe_quietly(
+                    lambda: asyncio.run(_export_tournament(reading, args.tournament, args.matches)))
+            rated = asyncio.run(_rebuild_ratings(reading))
             print(f"ratings rebuilt from {rated} rated game(s)")
         elif args.command == "migrate":
             version = asyncio.run(_migrate(config))

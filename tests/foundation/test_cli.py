@@ -393,3 +393,68 @@ def test_sync_help_says_the_exit_statuses() -> None:
     assert proc.returncode == 0
     assert "Exit status" in text and "DISCORD_TOKEN" in text, text
     assert "1 Discord cannot be reached" in text and "2 the token or the configuration is bad" in text, text
+
+
+def _store_played_game(db: Path, kind: str, seats: list[tuple[str, int | None, str | None, str | None]],
+                       seed: int = 5) -> int:
+    """A whole bot-played game of *kind* stored in *db* as a finished table stores it (its seats as given:
+    ``(player id, user id, bot name, display name)``); returns its id."""
+    import asyncio
+
+    from bot.engine import REGISTRY, get_game
+    from bot.engine.simulate import bot_classes_for, play_game
+    from bot.storage import Storage
+
+    players = [s[0] for s in seats]
+    record = play_game(REGISTRY[kind], players, seed=seed,
+                       bot_classes=bot_classes_for(get_game(kind), None, len(players)))
+
+    async def store() -> int:
+        async with Storage.open(db) as storage:
+            game = await storage.create_game(kind, seed=seed, guild_id=1, options=record.engine.log()["options"])
+            await storage.set_seats(game, seats)
+            for seq, (player, action) in enumerate(record.engine.log()["actions"], start=1):
+                await storage.append_action(game, seq, player, action)
+            await storage.save_result(game, record.engine.result().to_json())
+            return game
+
+    return asyncio.run(store())
+
+
+def test_replay_reads_the_database_given_with_db(tmp_path: Path) -> None:
+    """`parlor replay N --db PATH` reads PATH, whatever PARLOR_DB says."""
+    db = tmp_path / "elsewhere.db"
+    game = _store_played_game(db, "blitz", [("p0", 1, None, "Ann"), ("p1", 2, None, "Bo")])
+    proc = run_parlor("replay", str(game), "--db", str(db), env={"PARLOR_DB": str(tmp_path / "other.db")},
+                      cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"blitz game {game}") and "deals" in proc.stdout
+    assert not (tmp_path / "other.db").exists() and not (tmp_path / "parlor.db").exists()
+
+
+@pytest.mark.parametrize("command", [("replay", "1"), ("tournament", "export", "1"), ("ratings", "rebuild")])
+@pytest.mark.parametrize("given", ["default", "PARLOR_DB", "--db"])
+def test_a_missing_database_exits_2_with_one_line_and_creates_nothing(tmp_path: Path, command: tuple[str, ...],
+                                                                      given: str) -> None:
+    """`parlor replay`, `tournament export` and `ratings rebuild` read an existing database: with none at the
+    path (the default ./parlor.db, PARLOR_DB or --db) they exit 2 with one line naming the path and where it
+    came from, and create no file."""
+    missing = tmp_path / "missing.db"
+    env = {"PARLOR_DB": str(missing)} if given == "PARLOR_DB" else {}
+    args = [*command, "--db", str(missing)] if given == "--db" else list(command)
+    proc = run_parlor(*args, env=env, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    said = proc.stderr.strip().splitlines()
+    assert len(said) == 1 and said[0].startswith(f"parlor {command[0]}:") and "no database" in said[0], proc.stderr
+    assert ("parlor.db" if given == "default" else str(missing)) in said[0]
+    assert given in said[0] if given != "default" else "default" in said[0]
+    assert list(tmp_path.iterdir()) == [], "nothing is created"
+
+
+@pytest.mark.parametrize("command", [("replay",), ("tournament",), ("ratings",)])
+def test_database_commands_help_names_db_parlor_db_and_the_default(command: tuple[str, ...]) -> None:
+    """`--help` of the commands that read the database names --db, PARLOR_DB and the default ./parlor.db."""
+    proc = run_parlor(*command, "--help")
+    text = " ".join(proc.stdout.split())
+    assert proc.returncode == 0
+    assert "--db PATH" in text and "PARLOR_DB" in text and "./parlor.db" in text, text
