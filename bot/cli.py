@@ -442,7 +442,8 @@ async def _replay(config: Any, game_id: int, player: str | None) -> int:
         except (LookupError, ValueError) as exc:
             print(f"parlor replay: {exc}", file=sys.stderr)
             return 1
-    print(f"{game.row.kind} game {game_id} ({game.row.status}), seen by {viewer or 'a spectator'}:")
+    print(f"{game.row.kind} game {game_id} ({game.row.status}), "
+          f"seen by {game.name(viewer) if viewer else 'a spectator'}:")
     for line in tell(game, viewer=viewer):
         print(line)
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -458,3 +459,21 @@ def test_database_commands_help_names_db_parlor_db_and_the_default(command: tupl
     text = " ".join(proc.stdout.split())
     assert proc.returncode == 0
     assert "--db PATH" in text and "PARLOR_DB" in text and "./parlor.db" in text, text
+
+
+@pytest.mark.parametrize("kind", ["blitzkrieg", "blitz"])
+def test_replay_names_the_players_never_their_ids(kind: str, tmp_path: Path) -> None:
+    """`parlor replay` names each seat by the name it had at the table (as typed, not escaped), and a seat
+    stored without a name as "Seat N"; no player id and no mention appears, in Blitzkrieg's battle lines too.
+    `--player` tells it as that player saw it, naming them."""
+    alice, bob = 1575919088788570120, 1575919088788570121
+    db = tmp_path / "p.db"
+    game = _store_played_game(db, kind, [(f"u{alice}", alice, None, "ali\\_ce"), (f"u{bob}", bob, None, None)])
+    proc = run_parlor("replay", str(game), "--db", str(db), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    text = proc.stdout
+    assert "ali_ce" in text and "Seat 2" in text, text[:800]
+    assert "<@" not in text and not re.search(r"\bu\d{5,}", text), text[:800]
+    mine = run_parlor("replay", str(game), "--db", str(db), "--player", "1", cwd=tmp_path)
+    assert mine.returncode == 0 and mine.stdout.startswith(f"{kind} game {game} (finished), seen by ali_ce:")
+    assert "<@" not in mine.stdout and not re.search(r"\bu\d{5,}", mine.stdout)
