@@ -228,7 +228,7 @@ def run_simulation(kind: str, argv: Sequence[str], out: typing.TextIO | None = N
         options = engine_cls.Options(**overrides)
     except (TypeError, ValueError) as exc:
         parser.error(f"bad game option: {exc}")
-    players = [f"seat{i}" for i in range(args.players)]
+    players = [f"seat{i}" for i in range(1, args.players + 1)]  # seats are numbered from 1 in all it prints
     records = []
     replay = open(args.replay, "w", encoding="utf-8") if args.replay else None
     try:
@@ -245,7 +245,7 @@ def run_simulation(kind: str, argv: Sequence[str], out: typing.TextIO | None = N
                 for told in play_by_play(engine_cls, rec.engine.log()):
                     print(told, file=out)
             result = None if rec.stopped else rec.engine.result()
-            winners = [rec.engine.seat_of(p) for p in result.winners] if result else []
+            winners = [rec.engine.seat_of(p) + 1 for p in result.winners] if result else []
             line = {"game": i + 1, "seed": seed, "actions": rec.actions, "refused": rec.refused,
                     "sim_seconds": round(rec.sim_ms / 1000, 1), "winning_seats": winners,
                     "scores": dict(result.scores) if result else {}, "stopped": rec.stopped, **rec.figures}
@@ -261,7 +261,7 @@ def run_simulation(kind: str, argv: Sequence[str], out: typing.TextIO | None = N
     finally:
         if replay is not None:
             replay.close()
-    summary = summarize(records)
+    summary = summarize(records, figures_of(game))
     summary.update(kind=kind, players=args.players, bot=args.bot, options=dataclasses.asdict(options))
     if args.json:
         print(json.dumps({"summary": summary}), file=out)
@@ -272,8 +272,11 @@ def run_simulation(kind: str, argv: Sequence[str], out: typing.TextIO | None = N
         if summary["stopped"]:
             print(f"stopped at a safety limit: {summary['stopped']} game(s)", file=out)
         print("wins per seat: " + ", ".join(f"seat {s}: {n}" for s, n in summary["wins_per_seat"].items()), file=out)
-        for name, fig in summary["figures"].items():
-            print(f"{name}: total {_fmt(fig['total'])}, mean {_fmt(fig['mean'])}", file=out)
+        for name, fig in summary["figures"].items():  # a count has its total, a value per game its mean alone
+            if "total" in fig:
+                print(f"{name}: total {_fmt(fig['total'])}, mean {_fmt(fig['mean'])} per game", file=out)
+            else:
+                print(f"{name}: mean {_fmt(fig['mean'])} over the games", file=out)
     return 0
 
 

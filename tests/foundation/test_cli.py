@@ -477,3 +477,31 @@ def test_replay_names_the_players_never_their_ids(kind: str, tmp_path: Path) -> 
     mine = run_parlor("replay", str(game), "--db", str(db), "--player", "1", cwd=tmp_path)
     assert mine.returncode == 0 and mine.stdout.startswith(f"{kind} game {game} (finished), seen by ali_ce:")
     assert "<@" not in mine.stdout and not re.search(r"\bu\d{5,}", mine.stdout)
+
+
+def test_simulate_summary_means_averages_and_numbers_seats_from_1(capsys: pytest.CaptureFixture[str]) -> None:
+    """`parlor simulate dutch`: a figure that is a mean per game (avg_final_hand, as Dutch's figures declare)
+    is summarized as its mean over the games, never a total; a count has both. Seats are numbered from 1:
+    each game's winning seats, the wins per seat, the players' names in the scores, in JSON and in text."""
+    assert cli.main(["simulate", "dutch", "--players", "3", "--games", "3", "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    games, summary = lines[:-1], lines[-1]["summary"]
+    hands = [g["avg_final_hand"] for g in games]
+    assert summary["figures"]["avg_final_hand"] == {"mean": round(sum(hands) / 3, 3)}
+    assert summary["figures"]["rounds"]["total"] == sum(g["rounds"] for g in games)
+    assert list(summary["wins_per_seat"]) == ["1", "2", "3"]
+    assert all(1 <= seat <= 3 for g in games for seat in g["winning_seats"]) and games[0]["winning_seats"]
+    assert all(sorted(g["scores"]) == ["seat1", "seat2", "seat3"] for g in games)
+    assert cli.main(["simulate", "dutch", "--players", "3", "--games", "3"]) == 0
+    text = capsys.readouterr().out
+    assert "avg_final_hand: mean " in text and "avg_final_hand: total" not in text, text
+    assert "rounds: total " in text and "wins per seat: seat 1: " in text and "seat 0" not in text, text
+    winners = re.findall(r"winner seat\(s\) \[([\d, ]+)\]", text)
+    assert len(winners) == 3 and all(1 <= int(s) <= 3 for w in winners for s in w.split(",")), text
+
+
+def test_simulate_verbose_numbers_seats_from_1(capsys: pytest.CaptureFixture[str]) -> None:
+    """`parlor simulate blitzkrieg --verbose` tells the war with seats 1 and 2, never a seat 0."""
+    assert cli.main(["simulate", "blitzkrieg", "--games", "1", "--max-battles", "5", "--verbose"]) == 0
+    out = capsys.readouterr().out
+    assert "seat1 turns " in out and "seat2 turns " in out and "seat0" not in out, out[:500]
