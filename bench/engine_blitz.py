@@ -34,13 +34,14 @@ def main(games: int = 200, seed: int = 1, seats: int = 4) -> None:
     records = [play_game(ENGINE, players, seed=seed + i, bot_classes=[BOTS["heuristic"]] * seats,
                          figures=figures) for i in range(games)]
     elapsed = time.perf_counter() - start
-    summary = summarize(records)
+    summary = summarize(records, figures)
     print(f"{games} heuristic-bot games ({seats} players), {summary['actions']} moves in {elapsed:.2f} s: "
           f"{games / elapsed:.0f} games/s, {summary['actions'] / elapsed:.0f} moves/s, "
           f"refused {summary['refused']}")
     print(f"wins per seat {summary['wins_per_seat']}")
     for name, value in summary["figures"].items():
-        print(f"  {name:22s} total {value['total']:>9.1f}   mean {value['mean']}")
+        total = f"total {value['total']:>9.1f}" if "total" in value else " " * 15  # a value per game: its mean only
+        print(f"  {name:22s} {total}   mean {value['mean']}")
     start = time.perf_counter()
     moves = sum(random_game(players, seed + i) for i in range(games))
     elapsed = time.perf_counter() - start

@@ -5,14 +5,19 @@
     parlor [--config FILE] run                 start the bot
     parlor [--config FILE] sync [--guild ID]   register slash commands and upload the card emojis
     parlor [--config FILE] migrate             bring the database schema up to date
-    parlor [--config FILE] tournament export ID [--matches]
+    parlor [--config FILE] replay GAME_ID [--player SEAT] [--db PATH]
+                                               a stored game told move by move
+    parlor [--config FILE] ratings rebuild [--db PATH]
+                                               recompute every rating from the stored results
+    parlor [--config FILE] tournament export ID [--matches] [--db PATH]
                                                a tournament's standings (or matches) as CSV
     parlor simulate KIND [--players N] [--games G] [--seed S] [--bot NAME] [--json]
                          [--replay FILE] [--<option> VALUE ...]
                                                bot-only games offline
 
-Bad arguments and bad configuration exit with status 2 and a message that names the key or flag
-and what was expected; nothing is started.
+``replay``, ``ratings`` and ``tournament`` read an existing database (``--db``, else ``PARLOR_DB`` /
+``database.path``) and never create one. Bad arguments and bad configuration exit with status 2 and
+a message that names the key or flag and what was expected; nothing is started.
 """
 
 from __future__ import annotations
@@ -48,6 +53,17 @@ Slash commands appear in Discord only after `parlor sync` (once, and after upgra
 Bad configuration exits with status 2 and a message naming the key."""
 
 
+SYNC_EPILOG = """\
+The bot's token: DISCORD_TOKEN (or discord.token in the config file). DISCORD_API_BASE and
+DISCORD_GATEWAY point it at another Discord.
+
+Exit status (each failure is one line on stderr saying what failed):
+  0  the slash commands and the card emojis are synced
+  1  Discord cannot be reached (the network, or DISCORD_API_BASE), or it failed (5xx): try again
+  2  the token or the configuration is bad, or Discord refuses the commands or an emoji
+     (e.g. --guild names a server the bot was not invited to)"""
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -68,27 +84,76 @@ def build_parser() -> argparse.ArgumentParser:
     sync = sub.add_parser("sync", help="register slash commands and upload the card emojis to Discord",
                           description="Register the slash commands with Discord, then upload the card "
                                       "pictures as the application's emojis (only the missing ones; "
-                                      "those of an older art version are deleted). Exits 2 if Discord "
-                                      "refuses an emoji.")
+                                      "those of an older art version are deleted).",
+                          epilog=SYNC_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     sync.add_argument("--guild", type=_snowflake, metavar="ID",
                       help="sync to one guild (instant) instead of globally")
     sub.add_parser("migrate", help="bring the database schema up to date")
     sub.add_parser("health", help="exit 0 if the running bot's heartbeat file is fresh (container health checks)")
-    replay = sub.add_parser("replay", help="tell a stored game move by move, as a spectator or one player saw it")
+    replay = sub.add_parser("replay", help="tell a stored game move by move, as a spectator or one player saw it",
+                            description="Tell a stored game move by move, as a spectator or one player saw it.",
+                            epilog=DB_EPILOG)
     replay.add_argument("game", type=_positive, metavar="GAME_ID", help="the game's id (its table number)")
     replay.add_argument("--player", metavar="SEAT|USER_ID",
                         help="one player's view (seat number from 1, user id or player id), for reviewing a dispute")
-    ratings = sub.add_parser("ratings", help="ratings maintenance")
+    _add_db_argument(replay)
+    ratings = sub.add_parser("ratings", help="ratings maintenance", epilog=DB_EPILOG)
     ratings.add_argument("action", choices=["rebuild"], help="rebuild: recompute every rating from the results")
-    tournament = sub.add_parser("tournament", help="tournaments: export the standings or matches as CSV")
+    _add_db_argument(ratings)
+    tournament = sub.add_parser("tournament", help="tournaments: export the standings or matches as CSV",
+                                epilog=DB_EPILOG)
     tournament.add_argument("action", choices=["export"], help="export: print a tournament as CSV")
     tournament.add_argument("tournament", type=_positive, metavar="ID", help="the tournament's number")
     tournament.add_argument("--matches", action="store_true", help="every match instead of the standings")
+    _add_db_argument(tournament)
     games = sub.add_parser("games", help="list the installed games (Parlor's and any declared by other packages)")
     games.add_argument("--markdown", action="store_true", help="as the README's Markdown table")
     sim = sub.add_parser("simulate", help="play bot-only games offline", add_help=False)
     sim.add_argument("kind", nargs="?", help="game kind")
     return parser
+
+
+DB_EPILOG = ("It reads an existing database and creates none: a path where there is no file is an error "
+             "(exit status 2).")
+
+
+def _add_db_argument(parser: argparse.ArgumentParser) -> None:
+    """``--db PATH`` of the commands that read the bot's database (:func:`_database_to_read`)."""
+    parser.add_argument("--db", metavar="PATH",
+                        help="the bot's SQLite database (default: $PARLOR_DB, else database.path of the config "
+                             "file, else ./parlor.db)")
+
+
+def _database_to_read(config: Any, db: str | None, command: str) -> Any | None:
+    """*config* with ``database.path`` set to *db* when given, or ``None`` (after one line on stderr) when
+    there is no database file at the path: the commands that read the database never create one.
+
+    Parameters
+    ----------
+    config:
+        The loaded :class:`bot.config.Config`.
+    db:
+        ``--db PATH``, which wins over ``PARLOR_DB`` and ``database.path``; ``None`` when not given.
+    command:
+        The command's name, for the message (``replay``).
+    """
+    from bot.config import DatabaseConfig
+
+    if db is not None:
+        config = dataclasses.replace(config, database=dataclasses.replace(config.database, path=db))
+        origin = "from --db"
+    elif os.environ.get("PARLOR_DB"):
+        origin = "from PARLOR_DB"
+    elif config.source is not None and config.database.path != DatabaseConfig().path:
+        origin = f"database.path in {config.source}"
+    else:
+        origin = "the default"
+    path = config.database.path
+    if path == ":memory:" or os.path.exists(path):  # a directory or an unreadable file: open_storage says why
+        return config
+    print(f"parlor {command}: there is no database {path!r} ({origin}); name the bot's database with "
+          "--db PATH or PARLOR_DB (nothing was created)", file=sys.stderr)
+    return None
 
 
 def _snowflake(text: str) -> int:
@@ -163,7 +228,7 @@ def run_simulation(kind: str, argv: Sequence[str], out: typing.TextIO | None = N
         options = engine_cls.Options(**overrides)
     except (TypeError, ValueError) as exc:
         parser.error(f"bad game option: {exc}")
-    players = [f"seat{i}" for i in range(args.players)]
+    players = [f"seat{i}" for i in range(1, args.players + 1)]  # seats are numbered from 1 in all it prints
     records = []
     replay = open(args.replay, "w", encoding="utf-8") if args.replay else None
     try:
@@ -180,7 +245,7 @@ def run_simulation(kind: str, argv: Sequence[str], out: typing.TextIO | None = N
                 for told in play_by_play(engine_cls, rec.engine.log()):
                     print(told, file=out)
             result = None if rec.stopped else rec.engine.result()
-            winners = [rec.engine.seat_of(p) for p in result.winners] if result else []
+            winners = [rec.engine.seat_of(p) + 1 for p in result.winners] if result else []
             line = {"game": i + 1, "seed": seed, "actions": rec.actions, "refused": rec.refused,
                     "sim_seconds": round(rec.sim_ms / 1000, 1), "winning_seats": winners,
                     "scores": dict(result.scores) if result else {}, "stopped": rec.stopped, **rec.figures}
@@ -196,7 +261,7 @@ def run_simulation(kind: str, argv: Sequence[str], out: typing.TextIO | None = N
     finally:
         if replay is not None:
             replay.close()
-    summary = summarize(records)
+    summary = summarize(records, figures_of(game))
     summary.update(kind=kind, players=args.players, bot=args.bot, options=dataclasses.asdict(options))
     if args.json:
         print(json.dumps({"summary": summary}), file=out)
@@ -207,8 +272,11 @@ def run_simulation(kind: str, argv: Sequence[str], out: typing.TextIO | None = N
         if summary["stopped"]:
             print(f"stopped at a safety limit: {summary['stopped']} game(s)", file=out)
         print("wins per seat: " + ", ".join(f"seat {s}: {n}" for s, n in summary["wins_per_seat"].items()), file=out)
-        for name, fig in summary["figures"].items():
-            print(f"{name}: total {_fmt(fig['total'])}, mean {_fmt(fig['mean'])}", file=out)
+        for name, fig in summary["figures"].items():  # a count has its total, a value per game its mean alone
+            if "total" in fig:
+                print(f"{name}: total {_fmt(fig['total'])}, mean {_fmt(fig['mean'])} per game", file=out)
+            else:
+                print(f"{name}: mean {_fmt(fig['mean'])} over the games", file=out)
     return 0
 
 
@@ -273,13 +341,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return asyncio.run(_sync(config, args.guild))
         elif args.command == "health":
             return _health(config)
-        elif args.command == "replay":
-            return _into_a_closed_pipe_quietly(lambda: asyncio.run(_replay(config, args.game, args.player)))
-        elif args.command == "tournament":
-            return _into_a_closed_pipe_quietly(
-                lambda: asyncio.run(_export_tournament(config, args.tournament, args.matches)))
-        elif args.command == "ratings":
-            rated = asyncio.run(_rebuild_ratings(config))
+        elif args.command in ("replay", "tournament", "ratings"):
+            reading = _database_to_read(config, args.db, args.command)
+            if reading is None:
+                return 2
+            if args.command == "replay":
+                return _into_a_closed_pipe_quietly(lambda: asyncio.run(_replay(reading, args.game, args.player)))
+            if args.command == "tournament":
+                return _into_a_closed_pipe_quietly(
+                    lambda: asyncio.run(_export_tournament(reading, args.tournament, args.matches)))
+            rated = asyncio.run(_rebuild_ratings(reading))
             print(f"ratings rebuilt from {rated} rated game(s)")
         elif args.command == "migrate":
             version = asyncio.run(_migrate(config))
@@ -374,7 +445,8 @@ async def _replay(config: Any, game_id: int, player: str | None) -> int:
         except (LookupError, ValueError) as exc:
             print(f"parlor replay: {exc}", file=sys.stderr)
             return 1
-    print(f"{game.row.kind} game {game_id} ({game.row.status}), seen by {viewer or 'a spectator'}:")
+    print(f"{game.row.kind} game {game_id} ({game.row.status}), "
+          f"seen by {game.name(viewer) if viewer else 'a spectator'}:")
     for line in tell(game, viewer=viewer):
         print(line)
     return 0
@@ -415,7 +487,18 @@ async def _migrate(config: Any) -> int:
 
 
 async def _sync(config: Any, guild_id: int | None) -> int:
-    """``parlor sync``: the slash commands, then the card emojis (``docs/art.md`` §6); 2 if Discord refuses one."""
+    """``parlor sync``: the slash commands, then the card emojis (``docs/art.md`` §6).
+
+    Returns 0 when both are synced, 1 when Discord cannot be reached (nothing was changed, or only the
+    commands), 2 when Discord refuses the commands or an emoji; each failure is one line on stderr
+    (:data:`SYNC_EPILOG`).
+
+    Raises
+    ------
+    bot.config.ConfigError
+        Discord rejected the token (the caller exits 2).
+    """
+    import aiohttp
     import discord
 
     from bot.client import apply_api_overrides, make_bot, open_storage
@@ -423,27 +506,42 @@ async def _sync(config: Any, guild_id: int | None) -> int:
     from bot.emoji_sync import EmojiSyncRefused, sync_card_emojis
 
     apply_api_overrides(config.discord.api_base, config.discord.gateway)
+    where = f"guild {guild_id}" if guild_id is not None else "all guilds"
     async with open_storage(config) as storage:
         bot = make_bot(config, storage, restore_tables=False)
         async with bot:
             try:
                 await bot.login(config.require_token())
+                if guild_id is not None:
+                    guild = discord.Object(id=guild_id)
+                    bot.tree.copy_global_to(guild=guild)
+                    synced = await bot.tree.sync(guild=guild)
+                else:
+                    synced = await bot.tree.sync()
+                    where += " (global; Discord may take up to an hour to show changes)"
+                print(f"synced {len(synced)} commands to {where}: {', '.join('/' + c.name for c in synced)}")
+                print(f"synced {await sync_card_emojis(bot)}")
             except discord.LoginFailure as exc:
                 raise ConfigError("DISCORD_TOKEN / discord.token", f"Discord rejected the token ({exc}).") from None
-            if guild_id is not None:
-                guild = discord.Object(id=guild_id)
-                bot.tree.copy_global_to(guild=guild)
-                synced = await bot.tree.sync(guild=guild)
-                where = f"guild {guild_id}"
-            else:
-                synced = await bot.tree.sync()
-                where = "all guilds (global; Discord may take up to an hour to show changes)"
-            print(f"synced {len(synced)} commands to {where}: {', '.join('/' + c.name for c in synced)}")
-            try:
-                print(f"synced {await sync_card_emojis(bot)}")
             except EmojiSyncRefused as exc:
                 print(f"parlor sync: the card emojis were not synced: {exc}", file=sys.stderr)
                 return 2
+            except discord.DiscordServerError as exc:  # a 5xx: Discord is there but failing; try again
+                print(f"parlor sync: Discord failed while registering the slash commands to {where} ({exc}); "
+                      "try again later", file=sys.stderr)
+                return 1
+            except discord.HTTPException as exc:
+                hint = ("is the bot in that server, invited with the applications.commands scope "
+                        "(README, \"Discord application\")?" if guild_id is not None and exc.status == 403
+                        else "nothing more was synced")
+                print(f"parlor sync: Discord refused the slash commands for {where} ({exc}); {hint}",
+                      file=sys.stderr)
+                return 2
+            except (TimeoutError, aiohttp.ClientError, OSError) as exc:
+                print(f"parlor sync: cannot reach Discord at {discord.http.Route.BASE} "
+                      f"({exc or type(exc).__name__}); check the address (DISCORD_API_BASE / discord.api_base) "
+                      "and the network", file=sys.stderr)
+                return 1
     return 0
 
 

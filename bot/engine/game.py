@@ -17,11 +17,35 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.engine.core import Engine
 
-__all__ = ["Game", "TABLE_SETTINGS", "games_markdown"]
+__all__ = ["Game", "TABLE_SETTINGS", "games_markdown", "mean_figures"]
+
+_Hook = TypeVar("_Hook", bound=Callable[..., Any])
+
+
+def mean_figures(*names: str) -> Callable[[_Hook], _Hook]:
+    """Declare figures of a game's ``figures`` hook that are values per game, not counts.
+
+    A mean, a rate, a least or a most, a final score: adding one up over games makes no total, so
+    the simulator's summary gives its mean over the games only (``bot.engine.simulate.summarize``),
+    while a count has its total and its mean per game. The hook carries the names as its ``means``
+    attribute (a hook that is an instance of a class of its own may set ``means`` on the class).
+
+    >>> @mean_figures("avg_hand")
+    ... def figures(engine, events):
+    ...     return {"rounds": 2, "avg_hand": 7.5}
+    >>> sorted(figures.means)
+    ['avg_hand']
+    """
+    def declare(hook: _Hook) -> _Hook:
+        vars(hook)["means"] = frozenset(names)
+        return hook
+
+    return declare
+
 
 TABLE_SETTINGS = ("bot_speed", "race_window_ms", "pace")
 """The table settings a game's ``/<kind> new`` may offer besides its engine options (declared in
@@ -65,6 +89,8 @@ class Game:
         The end of the private answer to ``/<kind> new``: what to do next in the new thread.
     figures:
         ``figures(engine, events) -> dict[str, float]``: per-game numbers for the simulator, or ``None``.
+        The simulator adds them up over games, except those the hook declares values per game
+        (:func:`mean_figures`), which it averages.
     narrate:
         ``narrate(event, name) -> str | None``: a public event in the game's own words, or ``None``.
     """

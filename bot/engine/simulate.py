@@ -13,7 +13,8 @@ Before asking a seat's legal actions after a move, the simulator asks its bot :m
 changes no game, as an idle bot would choose nothing.
 
 Game packages supply their bots (``BOTS``) and optionally ``figures(engine, events) -> dict``,
-numbers worth printing per game; the simulator adds them up over all games. A ``figures`` hook may
+numbers worth printing per game; the simulator adds them up over all games, and averages those the
+hook declares values per game (``means``: :func:`bot.engine.game.mean_figures`). A ``figures`` hook may
 carry a ``tally`` attribute, a class whose instances count a game's figures as it goes:
 ``add(events)`` takes the game's events in order, a batch at a time, and ``figures(engine)`` then
 answers exactly what ``figures(engine, events)`` would. With one the simulator never holds a whole
@@ -331,15 +332,26 @@ def head_to_head(engine_cls: type[Engine], a: type[Bot], b: type[Bot], *, games:
     return Match(a.name, b.name, games, a_wins, b_wins, shared, stopped)
 
 
-def summarize(records: Sequence[GameRecord]) -> dict[str, Any]:
+def summarize(records: Sequence[GameRecord], figures: Any = None) -> dict[str, Any]:
     """Totals over many games: games, actions, refusals, wins per seat and summed/mean figures.
+
+    Parameters
+    ----------
+    records:
+        The games, all with the same seats.
+    figures:
+        The game's ``figures`` hook that counted the records' figures, for its ``means``: the
+        figures that are values per game (:func:`bot.engine.game.mean_figures`). Without it every
+        figure is a count.
 
     Returns
     -------
     dict
-        ``{"games", "actions", "refused", "stopped", "wins_per_seat", "figures": {name: {"total", "mean"}}}``
-        where a win shared by several seats counts for each of them and ``stopped`` counts the
-        games the simulator stopped at a safety limit (their figures still count, their wins do not).
+        ``{"games", "actions", "refused", "stopped", "wins_per_seat", "figures"}``. ``wins_per_seat``
+        maps each seat's number, from ``"1"``, to its wins; a win shared by several seats counts for
+        each of them. ``figures`` maps a count to ``{"total", "mean"}`` (its mean per game) and a
+        value per game to ``{"mean"}`` (its mean over the games) alone. ``stopped`` counts the games
+        the simulator stopped at a safety limit (their figures still count, their wins do not).
     """
     wins: dict[int, int] = {}
     totals: dict[str, float] = {}
@@ -354,14 +366,16 @@ def summarize(records: Sequence[GameRecord]) -> dict[str, Any]:
         for name, value in rec.figures.items():
             totals[name] = totals.get(name, 0) + value
     n = max(1, len(records))
+    means = frozenset(getattr(figures, "means", ()))
     return {
         "games": len(records),
         "actions": sum(r.actions for r in records),
         "refused": sum(r.refused for r in records),
         "stopped": sum(1 for r in records if r.stopped is not None),
-        "wins_per_seat": {str(seat): wins.get(seat, 0) for seat in range(len(records[0].engine.players))}
+        "wins_per_seat": {str(seat + 1): wins.get(seat, 0) for seat in range(len(records[0].engine.players))}
         if records else {},
-        "figures": {name: {"total": total, "mean": round(total / n, 3)} for name, total in totals.items()},
+        "figures": {name: {"mean": round(total / n, 3)} if name in means
+                    else {"total": total, "mean": round(total / n, 3)} for name, total in totals.items()},
     }
 
 

@@ -2,11 +2,13 @@
 
 ``parlor replay GAME_ID`` and ``/table log`` use it. The public telling names no card a
 spectator could not see; a player's telling adds what that player was shown (for a moderator
-reviewing a dispute).
+reviewing a dispute). Players are named as their seats were at the table (:func:`seat_name`), never
+by a player id or a mention.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -15,7 +17,25 @@ from bot.engine import REGISTRY, Engine
 from bot.engine.narrate import play_by_play
 from bot.storage import GameRow, SeatRow, Storage
 
-__all__ = ["StoredGame", "load_game", "tell"]
+__all__ = ["StoredGame", "load_game", "seat_name", "tell"]
+
+
+def seat_name(seat: SeatRow) -> str:
+    r"""The name *seat* had at its table, as it was typed, or ``Seat N`` (N from 1) for a seat stored
+    without one.
+
+    A table stores a person's display name with Discord's markdown escaped (``bot.tables``'
+    ``shown_name``); a told game is plain text, so the escapes are taken out again (a mention stays
+    broken by its zero-width space).
+
+    >>> seat_name(SeatRow(1, 0, "u7", 7, None, 0, "mr\\_\\*x\\*"))
+    'mr_*x*'
+    >>> seat_name(SeatRow(1, 1, "u8", 8, None, 0))
+    'Seat 2'
+    """
+    if seat.name:
+        return re.sub(r"\\(.)", r"\1", seat.name, flags=re.DOTALL)
+    return f"Seat {seat.seat + 1}"
 
 
 @dataclass(frozen=True)
@@ -39,7 +59,12 @@ class StoredGame:
             if who in (seat.player_id, str(seat.user_id)) or (who.isdigit() and int(who) == seat.seat + 1):
                 return seat.player_id
         raise ValueError(f"game {self.row.id} has no seat {who!r}; seats: "
-                         f"{', '.join(f'{s.seat + 1} ({s.player_id})' for s in self.seats)}")
+                         f"{', '.join(f'{s.seat + 1} ({seat_name(s)})' for s in self.seats)}")
+
+    def name(self, player_id: str) -> str:
+        """The name of the seat of *player_id* (:func:`seat_name`); ``Seat ?`` for a player with no stored seat."""
+        seat = next((s for s in self.seats if s.player_id == player_id), None)
+        return seat_name(seat) if seat is not None else "Seat ?"
 
 
 async def load_game(storage: Storage, game_id: int,
@@ -67,7 +92,9 @@ async def load_game(storage: Storage, game_id: int,
 
 
 def tell(game: StoredGame, *, viewer: str | None = None, name: Callable[[str], str] | None = None) -> list[str]:
-    """The game move by move in words, as a spectator (*viewer* ``None``) or one player saw it."""
-    names = {s.player_id: (f"<@{s.user_id}>" if s.user_id else f"bot {s.bot_name}") for s in game.seats}
-    return list(play_by_play(game.engine, game.log, viewer=viewer,
-                             name=name or (lambda p: names.get(p, p))))
+    """The game move by move in words, as a spectator (*viewer* ``None``) or one player saw it.
+
+    Players are named by *name* (a player id to the name shown), by default their seats' names
+    (:meth:`StoredGame.name`), in every line (``bot.engine.narrate.play_by_play``).
+    """
+    return list(play_by_play(game.engine, game.log, viewer=viewer, name=name or game.name))

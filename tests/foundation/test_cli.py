@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -302,3 +303,205 @@ def test_simulate_verbose_tells_each_game_in_words(capsys: pytest.CaptureFixture
     out = capsys.readouterr().out
     assert "--- game 1 (seed 1) ---" in out and "deals;" in out and "   1. seat" in out
     assert out.index("--- game 1") < out.index("game    1 seed 1:")
+
+
+def _closed_port() -> int:
+    """A local TCP port nothing listens on (bound, then released)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def run_parlor_async(*args: str, env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
+    """`parlor ARGS` in its own process without blocking the event loop (the loopback Discord serves on it)."""
+    import asyncio
+
+    full = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "PARLOR_"))}
+    full.update(env, PYTHONPATH=str(ROOT))
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", *args, env=full, cwd=cwd,
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), timeout=120)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()
+
+
+def _said(stderr: str) -> list[str]:
+    """The lines Parlor itself wrote to stderr (not the libraries' log lines)."""
+    return [line for line in stderr.splitlines() if line.startswith("parlor")]
+
+
+def test_sync_with_discord_unreachable_exits_1_with_one_line(tmp_path: Path) -> None:
+    """`parlor sync` against a closed local port: status 1 and one line saying it cannot reach Discord at
+    that address; no traceback."""
+    port = _closed_port()
+    base = f"http://127.0.0.1:{port}/api/v10"
+    proc = run_parlor("sync", "--guild", "42", env={"DISCORD_TOKEN": "x", "PARLOR_DB": str(tmp_path / "p.db"),
+                                                    "DISCORD_API_BASE": base,
+                                                    "DISCORD_GATEWAY": f"ws://127.0.0.1:{port}/gateway"},
+                      cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    said = _said(proc.stderr)
+    assert len(said) == 1 and said[0].startswith("parlor sync: cannot reach Discord at " + base), proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+async def test_sync_with_a_refused_token_exits_2_with_one_line(tmp_path: Path) -> None:
+    """The loopback Discord refuses the token: status 2 and one line naming DISCORD_TOKEN; no traceback (as
+    `parlor run` says it)."""
+    from sandbox import FakeDiscord
+
+    async with FakeDiscord() as fake:
+        status, out, err = await run_parlor_async(
+            "sync", env={"DISCORD_TOKEN": "not-the-token", "PARLOR_DB": str(tmp_path / "p.db"),
+                         "DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY": fake.gateway_url}, cwd=tmp_path)
+        fake.check_clean("401")
+    assert status == 2, err
+    said = _said(err)
+    assert len(said) == 1 and "DISCORD_TOKEN" in said[0] and "rejected the token" in said[0], err
+    assert "Traceback" not in err and "synced" not in out
+
+
+async def test_sync_refused_by_the_guild_exits_2_with_one_line(tmp_path: Path) -> None:
+    """Discord refuses the guild's commands (403 Missing Access: the bot is not in that server): status 2 and
+    one line naming the guild, the refusal and what to check; no traceback."""
+    from sandbox import FakeDiscord
+
+    async with FakeDiscord() as fake:
+        fake.fail_route("PUT", r"/applications/\d+/guilds/\d+/commands", status=403, code=50001,
+                        message="Missing Access")
+        status, out, err = await run_parlor_async(
+            "sync", "--guild", "4242", env={"DISCORD_TOKEN": fake.token, "PARLOR_DB": str(tmp_path / "p.db"),
+                                            "DISCORD_API_BASE": fake.api_base,
+                                            "DISCORD_GATEWAY": fake.gateway_url}, cwd=tmp_path)
+        fake.check_clean("50001")
+    assert status == 2, err
+    said = _said(err)
+    assert len(said) == 1 and "4242" in said[0] and "Missing Access" in said[0], err
+    assert "applications.commands" in said[0] and "Traceback" not in err and "synced" not in out
+
+
+def test_sync_help_says_the_exit_statuses() -> None:
+    """`parlor sync --help` says which exit status means what."""
+    proc = run_parlor("sync", "--help")
+    text = " ".join(proc.stdout.split())
+    assert proc.returncode == 0
+    assert "Exit status" in text and "DISCORD_TOKEN" in text, text
+    assert "1 Discord cannot be reached" in text and "2 the token or the configuration is bad" in text, text
+
+
+def _store_played_game(db: Path, kind: str, seats: list[tuple[str, int | None, str | None, str | None]],
+                       seed: int = 5) -> int:
+    """A whole bot-played game of *kind* stored in *db* as a finished table stores it (its seats as given:
+    ``(player id, user id, bot name, display name)``); returns its id."""
+    import asyncio
+
+    from bot.engine import REGISTRY, get_game
+    from bot.engine.simulate import bot_classes_for, play_game
+    from bot.storage import Storage
+
+    players = [s[0] for s in seats]
+    record = play_game(REGISTRY[kind], players, seed=seed,
+                       bot_classes=bot_classes_for(get_game(kind), None, len(players)))
+
+    async def store() -> int:
+        async with Storage.open(db) as storage:
+            game = await storage.create_game(kind, seed=seed, guild_id=1, options=record.engine.log()["options"])
+            await storage.set_seats(game, seats)
+            for seq, (player, action) in enumerate(record.engine.log()["actions"], start=1):
+                await storage.append_action(game, seq, player, action)
+            await storage.save_result(game, record.engine.result().to_json())
+            return game
+
+    return asyncio.run(store())
+
+
+def test_replay_reads_the_database_given_with_db(tmp_path: Path) -> None:
+    """`parlor replay N --db PATH` reads PATH, whatever PARLOR_DB says."""
+    db = tmp_path / "elsewhere.db"
+    game = _store_played_game(db, "blitz", [("p0", 1, None, "Ann"), ("p1", 2, None, "Bo")])
+    proc = run_parlor("replay", str(game), "--db", str(db), env={"PARLOR_DB": str(tmp_path / "other.db")},
+                      cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"blitz game {game}") and "deals" in proc.stdout
+    assert not (tmp_path / "other.db").exists() and not (tmp_path / "parlor.db").exists()
+
+
+@pytest.mark.parametrize("command", [("replay", "1"), ("tournament", "export", "1"), ("ratings", "rebuild")])
+@pytest.mark.parametrize("given", ["default", "PARLOR_DB", "--db"])
+def test_a_missing_database_exits_2_with_one_line_and_creates_nothing(tmp_path: Path, command: tuple[str, ...],
+                                                                      given: str) -> None:
+    """`parlor replay`, `tournament export` and `ratings rebuild` read an existing database: with none at the
+    path (the default ./parlor.db, PARLOR_DB or --db) they exit 2 with one line naming the path and where it
+    came from, and create no file."""
+    missing = tmp_path / "missing.db"
+    env = {"PARLOR_DB": str(missing)} if given == "PARLOR_DB" else {}
+    args = [*command, "--db", str(missing)] if given == "--db" else list(command)
+    proc = run_parlor(*args, env=env, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    said = proc.stderr.strip().splitlines()
+    assert len(said) == 1 and said[0].startswith(f"parlor {command[0]}:") and "no database" in said[0], proc.stderr
+    assert ("parlor.db" if given == "default" else str(missing)) in said[0]
+    assert given in said[0] if given != "default" else "default" in said[0]
+    assert list(tmp_path.iterdir()) == [], "nothing is created"
+
+
+@pytest.mark.parametrize("command", [("replay",), ("tournament",), ("ratings",)])
+def test_database_commands_help_names_db_parlor_db_and_the_default(command: tuple[str, ...]) -> None:
+    """`--help` of the commands that read the database names --db, PARLOR_DB and the default ./parlor.db."""
+    proc = run_parlor(*command, "--help")
+    text = " ".join(proc.stdout.split())
+    assert proc.returncode == 0
+    assert "--db PATH" in text and "PARLOR_DB" in text and "./parlor.db" in text, text
+
+
+@pytest.mark.parametrize("kind", ["blitzkrieg", "blitz"])
+def test_replay_names_the_players_never_their_ids(kind: str, tmp_path: Path) -> None:
+    """`parlor replay` names each seat by the name it had at the table (as typed, not escaped), and a seat
+    stored without a name as "Seat N"; no player id and no mention appears, in Blitzkrieg's battle lines too.
+    `--player` tells it as that player saw it, naming them."""
+    alice, bob = 1575919088788570120, 1575919088788570121
+    db = tmp_path / "p.db"
+    game = _store_played_game(db, kind, [(f"u{alice}", alice, None, "ali\\_ce"), (f"u{bob}", bob, None, None)])
+    proc = run_parlor("replay", str(game), "--db", str(db), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    text = proc.stdout
+    assert "ali_ce" in text and "Seat 2" in text, text[:800]
+    assert "<@" not in text and not re.search(r"\bu\d{5,}", text), text[:800]
+    mine = run_parlor("replay", str(game), "--db", str(db), "--player", "1", cwd=tmp_path)
+    assert mine.returncode == 0 and mine.stdout.startswith(f"{kind} game {game} (finished), seen by ali_ce:")
+    assert "<@" not in mine.stdout and not re.search(r"\bu\d{5,}", mine.stdout)
+
+
+def test_simulate_summary_means_averages_and_numbers_seats_from_1(capsys: pytest.CaptureFixture[str]) -> None:
+    """`parlor simulate dutch`: a figure that is a mean per game (avg_final_hand, as Dutch's figures declare)
+    is summarized as its mean over the games, never a total; a count has both. Seats are numbered from 1:
+    each game's winning seats, the wins per seat, the players' names in the scores, in JSON and in text."""
+    assert cli.main(["simulate", "dutch", "--players", "3", "--games", "3", "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    games, summary = lines[:-1], lines[-1]["summary"]
+    hands = [g["avg_final_hand"] for g in games]
+    assert summary["figures"]["avg_final_hand"] == {"mean": round(sum(hands) / 3, 3)}
+    assert summary["figures"]["rounds"]["total"] == sum(g["rounds"] for g in games)
+    assert list(summary["wins_per_seat"]) == ["1", "2", "3"]
+    assert all(1 <= seat <= 3 for g in games for seat in g["winning_seats"]) and games[0]["winning_seats"]
+    assert all(sorted(g["scores"]) == ["seat1", "seat2", "seat3"] for g in games)
+    assert cli.main(["simulate", "dutch", "--players", "3", "--games", "3"]) == 0
+    text = capsys.readouterr().out
+    assert "avg_final_hand: mean " in text and "avg_final_hand: total" not in text, text
+    assert "rounds: total " in text and "wins per seat: seat 1: " in text and "seat 0" not in text, text
+    winners = re.findall(r"winner seat\(s\) \[([\d, ]+)\]", text)
+    assert len(winners) == 3 and all(1 <= int(s) <= 3 for w in winners for s in w.split(",")), text
+
+
+def test_simulate_verbose_numbers_seats_from_1(capsys: pytest.CaptureFixture[str]) -> None:
+    """`parlor simulate blitzkrieg --verbose` tells the war with seats 1 and 2, never a seat 0."""
+    assert cli.main(["simulate", "blitzkrieg", "--games", "1", "--max-battles", "5", "--verbose"]) == 0
+    out = capsys.readouterr().out
+    assert "seat1 turns " in out and "seat2 turns " in out and "seat0" not in out, out[:500]

@@ -155,7 +155,7 @@ def test_replay_of_a_finished_dutch_blitz_game_reproduces_its_final_scores(tmp_p
     out = capsys.readouterr().out
     last = [line for line in out.splitlines() if "Game over" in line][-1]
     for player, score in record.engine.result().scores.items():
-        mention = "<@1>" if player == "p0" else "<@2>"
-        assert f"{mention} {score}" in last
+        seat = "Seat 1" if player == "p0" else "Seat 2"  # seats stored without names are named by number
+        assert f"{seat} {score}" in last
     assert cli.main(["replay", str(game), "--player", "3"]) == 1
     assert "no seat" in capsys.readouterr().err

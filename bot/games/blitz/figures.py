@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.engine.core import Engine, Event
+from bot.engine.game import mean_figures
 
 __all__ = ["figures"]
 
 
+@mean_figures("showdown_low_points", "turns_per_round")
 def figures(engine: Engine, events: Sequence[Event]) -> dict[str, int | float]:
-    """Numbers about one finished (or running) game, summed and averaged by the simulator.
+    """Numbers about one finished (or running) game, summed and averaged by the simulator (the two
+    means, ``showdown_low_points`` and ``turns_per_round``, averaged only).
 
     The first deal happens in :meth:`Engine.new`, whose events the simulator never sees; they are
     kept on the engine as ``setup_events`` and counted here too.

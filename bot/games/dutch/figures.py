@@ -79,6 +79,8 @@ class Figures:
     """
 
     tally = Tally
+    means = frozenset({"avg_final_hand", "winning_score"})
+    """The figures that are values per game, averaged over games, never added up (``bot.engine.game.mean_figures``)."""
 
     def __call__(self, engine: Any, events: Sequence[Event]) -> dict[str, int | float]:
         """Numbers worth printing for one finished game, from its events.

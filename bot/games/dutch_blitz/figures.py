@@ -1,6 +1,7 @@
 """Per-game figures of Dutch Blitz for the simulator (``parlor simulate dutch-blitz``).
 
-The simulator prints these for each game and adds them up (total and mean) over all games.
+The simulator prints these for each game and adds them up (total and mean) over all games, except the
+values per game it declares (:data:`MEANS`), which it averages.
 """
 
 from __future__ import annotations
@@ -11,8 +12,13 @@ from operator import attrgetter
 from typing import Any
 
 from bot.engine.core import Engine, Event
+from bot.engine.game import mean_figures
 
-__all__ = ["figures", "PLAY_MOVES"]
+__all__ = ["figures", "MEANS", "PLAY_MOVES"]
+
+MEANS = ("actions_per_hand", "moves_per_hand", "dutch_cards_per_hand", "points_per_hand", "hand_score_min",
+         "hand_score_max", "winner_total")
+"""The figures that are values per game (means per hand, the game's least and most, its best total)."""
 
 PLAY_MOVES = ("dutch", "post", "stack", "flip", "shift")
 """Event types that each stand for one card move, flip or shift (one per such action)."""
@@ -20,6 +26,7 @@ PLAY_MOVES = ("dutch", "post", "stack", "flip", "shift")
 _TYPE = attrgetter("type")
 
 
+@mean_figures(*MEANS)
 def figures(engine: Engine, events: Sequence[Event]) -> dict[str, int | float]:
     """Numbers worth printing about one finished (or running) Dutch Blitz game.
 
@@ -39,7 +46,7 @@ def figures(engine: Engine, events: Sequence[Event]) -> dict[str, int | float]:
         (cards in the Dutch piles at the end of a hand, mean), ``points_per_hand`` (one player's
         hand score, mean over players and hands), ``hand_score_min`` / ``hand_score_max`` (over
         the game), ``blitzes`` (hands ended by a Blitz), ``stuck_ends`` (hands ended by the stuck
-        rule or as dead hands), ``blitzes_seat<i>`` (who blitzed), ``flips``, ``shifts``,
+        rule or as dead hands), ``blitzes_seat<n>`` (who blitzed; seats from 1), ``flips``, ``shifts``,
         ``refills``, ``completed_piles`` (Dutch piles that reached 10), ``winner_total`` (the
         best final total; 0 while the game runs).
     """
@@ -74,7 +81,7 @@ def figures(engine: Engine, events: Sequence[Event]) -> dict[str, int | float]:
         "completed_piles": completed,
     }
     for seat, player in enumerate(engine.players):
-        out[f"blitzes_seat{seat}"] = sum(1 for end in hand_ends if end["blitzer"] == player)
+        out[f"blitzes_seat{seat + 1}"] = sum(1 for end in hand_ends if end["blitzer"] == player)
     result = engine.result()
     out["winner_total"] = max(result.scores.values()) if result is not None else 0
     return out

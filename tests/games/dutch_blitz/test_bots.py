@@ -173,13 +173,13 @@ def test_two_greedy_bots_finish_a_game_with_post_stacks_allowed():
 
 
 def test_figures_count_hands_blitzes_and_who_blitzed():
-    """figures() reports the hands, how they ended and each seat's Blitzes."""
+    """figures() reports the hands, how they ended and each seat's Blitzes (seats numbered from 1)."""
     game = new_game()
     lay(game, 1, blitz="1R1", posts=["1B7"])
     events = game.apply("p1", {"type": "dutch", "from": "blitz", "pile": None})
     numbers = figures(game, events)
     assert (numbers["hands"], numbers["blitzes"], numbers["stuck_ends"]) == (1, 1, 0)
-    assert (numbers["blitzes_seat0"], numbers["blitzes_seat1"]) == (0, 1)
+    assert (numbers["blitzes_seat1"], numbers["blitzes_seat2"]) == (0, 1) and "blitzes_seat0" not in numbers
     assert numbers["dutch_cards_per_hand"] == 1
 
 
