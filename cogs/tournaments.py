@@ -22,9 +22,9 @@ from discord.ext import commands
 from bot.answers import answer_error
 from bot.engine.options import describe_options
 from bot.ratings.service import RatingService, registry_bot_orders
-from bot.storage import TournamentRow
 from bot.tables.core import Actor
 from bot.tables.text import fit_text
+from bot.tournaments.messenger import TournamentRow  # the row the messenger speaks of
 from bot.tournaments.service import FORMATS, TournamentError, TournamentService, plural
 from bot.tournaments.statuses import BEFORE_START, TournamentStatus
 

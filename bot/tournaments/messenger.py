@@ -13,7 +13,7 @@ from typing import Protocol
 
 from bot.storage import TournamentRow
 
-__all__ = ["TournamentMessenger", "RecordingTournamentMessenger"]
+__all__ = ["TournamentMessenger", "RecordingTournamentMessenger", "TournamentRow"]
 
 
 class TournamentMessenger(Protocol):

@@ -14,8 +14,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-COMPOSED = ("bot/tables", "bot/storage")
-"""Packages built as composed parts (bot/tournaments joins when its service is composed too)."""
+COMPOSED = ("bot/tables", "bot/storage", "bot/tournaments")
+"""Packages built as composed parts."""
 
 LARGEST_CLASS = 350
 """The most lines one class of a composed package may have."""
@@ -72,3 +72,12 @@ def test_the_discord_edge_of_a_move_only_decodes_and_answers() -> None:
     (_, cls, _), = [c for c in classes("bot/tables") if c[1].name == "Interactions"]
     (on_move,) = [n for n in cls.body if isinstance(n, ast.AsyncFunctionDef) and n.name == "on_move"]
     assert on_move.end_lineno is not None and on_move.end_lineno - on_move.lineno + 1 <= 30
+
+
+def test_no_cog_imports_the_storage() -> None:
+    """Cogs are thin: they reach the database through the bot's services, never by importing bot.storage."""
+    found = [f"{p.relative_to(ROOT)}:{n.lineno}" for p in sorted((ROOT / "cogs").glob("*.py"))
+             for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+             if isinstance(n, ast.ImportFrom | ast.Import)
+             and any((getattr(n, "module", None) or a.name or "").startswith("bot.storage") for a in n.names)]
+    assert not found, found

@@ -164,9 +164,8 @@ async def test_each_typed_game_update_sets_its_column_and_the_time_it_changed(tm
 
 
 async def test_typed_tournament_and_match_updates_set_what_they_name(tmp_path: Path) -> None:
-    """The typed tournament and match updates (which the update_tournament / update_match calls of the
-    tournament service are to become) each write the columns they name; a status that does not fit
-    is refused and writes nothing."""
+    """The typed tournament and match updates (one method per change, no ``**changes``) each write the
+    columns they name; a status that does not fit is refused and writes nothing."""
     clock = iter(range(1000, 2000)).__next__
     async with Storage.open(tmp_path / "x.db", clock=clock) as storage:
         tid = await storage.create_tournament(guild_id=1, channel_id=2, organizer_id=3, name="Cup", kind="blitz",
