@@ -31,16 +31,10 @@ from sandbox import FakeDiscord, FakeMessage
 from tests.e2e.conftest import World, parlor
 from tests.e2e.test_dutch_blitz import DB_COGS, open_blitz
 from tests.e2e.ui_conformance import TableDriver, mention_problems
+from tests.quick import table_options
 
 PRODUCTION_COGS = cog_extensions()
 
-SHORT_OPTIONS: dict[str, dict[str, object]] = {
-    "dutch-blitz": {"target": 1, "max_hands": 1, "stuck_seconds": 1, "bot_speed": "fast", "race_window_ms": 30},
-    "blitz": {"lives": 1, "bot_speed": "fast"},
-    "dutch": {"target": 1, "jump_in_grace_seconds": 0, "peek_seconds": 1, "bot_speed": "fast"},
-    "blitzkrieg": {"max_battles": 40, "bot_speed": "fast"},
-}
-"""Options of ``/<kind> new`` that keep a driven game short (a kind not named plays its defaults)."""
 
 KINDS = sorted(REGISTRY)
 
@@ -131,7 +125,7 @@ async def test_a_crowded_table_fits_discord_uncut_and_pings_nobody(kind: str, fa
     people = people[:seats - 1]
     async with parlor(fake, tmp_path / "p.db", PRODUCTION_COGS, tables=fast_tables(), timer_scale=0.2) as bot:
         bot.tables.bot_delay_scale = 0.06
-        driver = TableDriver(fake, bot, world.channel, people, None, kind, dict(SHORT_OPTIONS.get(kind, {})), 1,
+        driver = TableDriver(fake, bot, world.channel, people, None, kind, table_options(kind), 1,
                              bots=seats - len(people), reachability=False)
         table = await driver.open_and_start()
         assert len(table.seats) == seats
@@ -175,7 +169,7 @@ async def test_no_seed_or_card_reaches_the_log_of_a_played_game(kind: str, fake:
     with caplog.at_level(logging.DEBUG):
         async with parlor(fake, tmp_path / "p.db", PRODUCTION_COGS, tables=fast_tables(), timer_scale=0.2) as bot:
             bot.tables.bot_delay_scale = 0.06
-            driver = TableDriver(fake, bot, world.channel, people, None, kind, dict(SHORT_OPTIONS.get(kind, {})), 2,
+            driver = TableDriver(fake, bot, world.channel, people, None, kind, table_options(kind), 2,
                                  reachability=False)
             table = await driver.open_and_start()
             await driver.play()

@@ -37,7 +37,9 @@ SHORT_OPTIONS: dict[str, dict[str, object]] = {
     "dutch": {"target": 1},
     "blitzkrieg": {"max_battles": 60},
 }
-"""Engine options that keep a whole game short, per kind (a kind not named plays its defaults)."""
+"""Engine options of a whole game, per kind (a kind not named plays its defaults): longer than the
+declarations' quick games (``tests/quick.py``) on purpose, so that scores and histories grow over
+several hands before the messages are measured."""
 
 MAX_ACTIONS = 30_000
 
