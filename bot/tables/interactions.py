@@ -128,6 +128,7 @@ class Interactions:
         try:
             async with table.lock:
                 if verb == "board":
+                    await self.lobby.take_back(table, actor)  # a seat a bot took while they were away
                     reply = self.board_reply(interaction, table)
                 elif verb == "howto":
                     reply = Reply("send", fit_text(self.registry.uis[table.kind].how_to_play(table)), ephemeral=True)
@@ -222,6 +223,7 @@ class Interactions:
             raise TableError("Use this inside the thread of a running table.")
         self.lobby.note_seen(table, interaction.user.id)
         async with table.lock:
+            await self.lobby.take_back(table, self.actor(interaction))
             reply = self.board_reply(interaction, table)
         await self.send_reply(interaction, reply)
         self.boards.remember(table, reply, interaction)

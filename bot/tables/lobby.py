@@ -325,6 +325,26 @@ class Lobby:
             return f"{name} was removed from table #{table.id}; a bot plays their seat."
         raise TableError("This game has no bot to take that seat; end the table instead.")
 
+    async def take_back(self, table: Table, actor: Actor) -> bool:
+        """|coro| Give *actor* back the seat a bot took when they missed turns or idled (lock held):
+        the bot leaves, the person plays on from where the seat stands; their missed turns and idle
+        clock start afresh (``docs/tables.md``, "Playing"). Returns whether a seat was given back.
+        """
+        seat = next((s for s in table.seats if s.is_bot and s.away is not None and s.away[0] == actor.user_id), None)
+        if seat is None or seat.away is None or table.status != TableStatus.RUNNING:
+            return False
+        seat.user_id, seat.name = seat.away
+        seat.bot_name, seat.away = None, None
+        table.bots.pop(seat.player_id, None)  # its loop ends at its next turn
+        table.timeouts.pop(seat.player_id, None)
+        table.last_move_ms[seat.player_id] = self.moves.clock()
+        await self.registry.save_seats(table)
+        self.loops.start_person(table, seat.player_id)
+        table.notice = f"👋 {seat.name} is back in their seat."
+        table.bump()
+        self.registry.track(table, self.messenger.say(table, table.notice), "notice")
+        return True
+
     async def make_host(self, table: Table, user_id: int) -> str:
         """|coro| Make seated user *user_id* the host of *table* (lock held); returns what happened.
 

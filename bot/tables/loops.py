@@ -69,12 +69,17 @@ class Loops:
         if ui.reveal_ms > 0:
             table.revealed = ui.story_steps(table)  # a story already there (a restore) shows whole
             table.tasks.append(loop.create_task(self._reveal_loop(table), name=f"table-{table.id}-reveal"))
-        if type(ui).auto_action is not GameUI.auto_action:
-            for seat in table.seats:
-                if not seat.is_bot:
-                    table.tasks.append(loop.create_task(self._auto_loop(table, seat.player_id),
-                                                        name=f"table-{table.id}-auto-{seat.player_id}"))
+        for seat in table.seats:
+            if not seat.is_bot:
+                self.start_person(table, seat.player_id)
         table.dirty.set()
+
+    def start_person(self, table: Table, player: str) -> None:
+        """Start the tasks of the person at seat *player* (the game UI's automatic moves, if it has any):
+        at the deal, or when the person takes their seat back from a bot.
+        """
+        if type(self.registry.uis[table.kind]).auto_action is not GameUI.auto_action:
+            self.registry.track(table, self._auto_loop(table, player), f"auto-{player}")
 
     async def _reveal_loop(self, table: Table) -> None:
         """Tell the public story step by step (``GameUI.story_steps``): one more step every ``reveal_ms``.
@@ -128,7 +133,7 @@ class Loops:
 
     async def _bot_loop(self, table: Table, player: str) -> None:
         bot = table.bots[player]
-        while table.status == TableStatus.RUNNING and table.engine is not None:
+        while table.status == TableStatus.RUNNING and table.engine is not None and table.bots.get(player) is bot:
             changed = table.changed
             try:
                 legal = [a for a in table.engine.legal_actions(player) if a["type"] not in table.engine.table_actions]
@@ -139,8 +144,8 @@ class Loops:
                     continue
                 scale = bot_speed_factor(table.settings) * self.registry.bot_delay_scale
                 await asyncio.sleep(bot.delay_ms() * scale / 1000)
-                if table.status != TableStatus.RUNNING:
-                    return
+                if table.status != TableStatus.RUNNING or table.bots.get(player) is not bot:
+                    return  # the game ended, or the seat's person took it back
                 await self.moves.submit(table, player, choice, wall_ms())
             except Exception:  # a bot must never take the table down, nor stop for good
                 log.exception("bot %s at table %s failed", player, table.id)
@@ -180,7 +185,7 @@ class Loops:
                 if await self._time_out(table, seat.player_id):
                     table.timeouts[seat.player_id] = table.timeouts.get(seat.player_id, 0) + 1
                     if table.timeouts[seat.player_id] >= cfg.timeouts_before_bot:
-                        await self.replace_with_bot(table, seat, "timed out too often")
+                        await self.replace_with_bot(table, seat, "timed out too often", returnable=True)
 
     async def _time_out(self, table: Table, player: str) -> bool:
         """|coro| *player*'s timer ran out: make the game's timeout moves for them, the whole turn.
@@ -240,7 +245,7 @@ class Loops:
                     warned.discard(seat.player_id)
                     async with table.lock:
                         if table.status == TableStatus.RUNNING and not seat.is_bot:
-                            await self.replace_with_bot(table, seat, "idle")
+                            await self.replace_with_bot(table, seat, "idle", returnable=True)
                 elif (idle >= (cfg.idle_seconds - cfg.idle_warning_seconds) * 1000 * scale
                       and seat.player_id not in warned and cfg.idle_warning_seconds > 0):
                     warned.add(seat.player_id)
@@ -265,11 +270,14 @@ class Loops:
                                                    f"{self.registry.config.lobby_expiry_minutes} minutes.\n"
                                                    f"{self.registry.lobby_text(table)}"))
 
-    async def replace_with_bot(self, table: Table, seat: Seat, why: str) -> bool:
+    async def replace_with_bot(self, table: Table, seat: Seat, why: str, *, returnable: bool = False) -> bool:
         """Hand *seat* to the game's default bot (the player id stays, so the game goes on).
 
-        Returns ``False`` when the game has no bots (nothing changes). The notice is posted by a
-        task of its own, so no caller holding the table lock waits on Discord.
+        With *returnable* (the person missed turns or idled; not one who left or was removed), the
+        person gets the seat back by opening their board (:meth:`Lobby.take_back
+        <bot.tables.lobby.Lobby.take_back>`). Returns ``False`` when the game has no bots (nothing
+        changes). The notice is posted by a task of its own, so no caller holding the table lock
+        waits on Discord.
         """
         bots = self.registry.bots(table.kind)
         if not bots or seat.is_bot:
@@ -277,12 +285,14 @@ class Loops:
         name = next(iter(bots))
         who = seat.name
         was_host = seat.user_id == table.host_id
+        seat.away = (seat.user_id, who) if returnable and seat.user_id is not None else None
         seat.bot_name, seat.user_id, seat.name = name, None, f"{who} (bot)"
         host_note = await self.pass_host(table) if was_host else ""  # the host left or timed out
         await self.registry.save_seats(table)
         table.bots[seat.player_id] = await self.moves.games.new_bot(table, seat.player_id, name, ":replacement")
         self.registry.track(table, self._bot_loop(table, seat.player_id), seat.player_id)
-        table.notice = f"🤖 A bot took over {who}'s seat ({why}).{host_note}"
+        back = f" {who}: press **{self.registry.uis[table.kind].board_label}** to take it back." if seat.away else ""
+        table.notice = f"🤖 A bot took over {who}'s seat ({why}).{host_note}{back}"
         table.dirty.set()
         self.registry.track(table, self.messenger.say(table, table.notice), "notice")
         if table.status == TableStatus.RUNNING and not any(not s.is_bot for s in table.seats):

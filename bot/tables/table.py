@@ -57,12 +57,17 @@ class Seat:
         The bot's kind (a key of the game's ``BOTS``), or ``None`` for a user.
     name:
         The display name shown at the table.
+    away:
+        For a bot seat that a person's missed turns or idling handed to a bot: that person's user id
+        and name, so opening their board gives the seat back (``docs/tables.md``, "Playing"); else
+        ``None``. In memory only: a restart keeps the bot.
     """
 
     player_id: str
     user_id: int | None
     bot_name: str | None
     name: str
+    away: tuple[int, str] | None = None
 
     @property
     def is_bot(self) -> bool:

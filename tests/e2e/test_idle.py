@@ -69,3 +69,37 @@ async def test_a_started_table_does_not_expire(fake: FakeDiscord, world: World, 
         await fake.click(world.alice, lobby, "Start")
         await asyncio.sleep(0.8)
         assert bot.tables.tables[1].status == "running"
+
+
+async def test_a_person_whose_seat_a_bot_took_for_idling_takes_it_back_by_opening_their_board(
+        fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """Bob idles, a bot takes his seat; he comes back and presses Open my board: the seat is his again
+    (the bot stops, he plays on, the game is his), and the thread hears he is back (issue #30, item 3).
+    Someone the host removed gets no such way back."""
+    async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=FAST, timer_scale=0.01) as bot:
+        bot.tables.bot_delay_scale = 1.0
+        thread, lobby = await open_blitz(fake, world, stuck_seconds=0)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.carol, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        bob = table.seat_of_user(world.bob.id)
+        carol = table.seat_of_user(world.carol.id)
+        removed = await fake.slash(world.alice, thread, "table kick", options={"user": world.carol})
+        assert "carol was removed" in removed.content
+        for _ in range(100):  # Alice keeps flipping; Bob idles until a bot has his seat
+            if bob.is_bot:
+                break
+            board = (await fake.click(world.alice, lobby, "Open my board")).message
+            flip = next(b for b in board.buttons if b.label.startswith("Flip"))
+            await fake.click(world.alice, board, flip.custom_id)
+            await asyncio.sleep(0.05)
+        assert bob.is_bot and bob.away == (world.bob.id, "bob")
+        back = await fake.click(world.bob, lobby, "Open my board")
+        assert not back.failed and back.ephemeral and "not playing" not in back.content, back.content
+        assert not bob.is_bot and bob.user_id == world.bob.id and bob.name == "bob"
+        assert bob.player_id not in table.bots, "the bot left the seat"
+        await fake.wait_for(lambda: any("bob is back in their seat" in m.content for m in fake.messages(thread)),
+                            timeout=5, what="the notice that Bob is back")
+        refused = await fake.click(world.carol, lobby, "Open my board")
+        assert refused.ephemeral and "not playing" in refused.content and carol.is_bot
