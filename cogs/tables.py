@@ -72,6 +72,7 @@ class TablesCog(commands.Cog):
             "see it, and it follows the table. `/table board` in the table's thread does the same.\n"
             "• **How to play** on every table explains its game.\n"
             "• Hosts and moderators: `/table end`, `/table kick`, `/table host` in the table's thread.\n"
+            "• The table pings you once when it waits for you and you are away; `/table pings` turns that off.\n"
             "• `/stats`, `/leaderboard`, `/history`; `/table log` tells a finished table move by move.\n"
             "• Tournaments: organizers `/tournament create`; players register with the button on its message; "
             "`/tournament standings` and `/tournament pairings` show where it stands.",
@@ -82,6 +83,18 @@ class TablesCog(commands.Cog):
     async def board(self, interaction: discord.Interaction) -> None:
         """Open your private board at this thread's table (only you see it)."""
         await self.bot.tables.open_board(interaction)
+
+    @table.command(name="pings")
+    @app_commands.describe(enabled="Whether the tables of this server may ping you (your turn, a warning)")
+    async def pings(self, interaction: discord.Interaction, enabled: bool) -> None:
+        """Turn the tables' pings on or off for yourself in this server (they still name you)."""
+        if interaction.guild_id is None:
+            await interaction.response.send_message("Pings are set per server: use this in a server.", ephemeral=True)
+            return
+        await self.bot.tables.registry.set_pings(interaction.guild_id, interaction.user.id, on=enabled)
+        await interaction.response.send_message(
+            "The tables here will ping you when they wait for you." if enabled else
+            "The tables here will no longer ping you; they still name you when they wait for you.", ephemeral=True)
 
     @table.command(name="log")
     @app_commands.describe(id="The table number (default: this thread's last finished table)")

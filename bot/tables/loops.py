@@ -28,6 +28,9 @@ log = logging.getLogger("parlor.tables")
 TIMEOUT_MOVES_MAX = 8
 """The most moves one timeout makes for a player (a whole turn is two or three)."""
 
+RECENTLY_MS = 10_000
+"""A person who moved this recently (ms) is at the table: their turn starting pings nobody."""
+
 
 class Loops:
     """Bots, timers, idle people, expiry and seats handed to bots (see the module's documentation).
@@ -159,10 +162,13 @@ class Loops:
         on a new turn. Durations come from ``[tables]`` (seconds) times :attr:`timer_scale`.
         """
         cfg = self.registry.config
+        was_waiting: set[str] = set()
         while table.status == TableStatus.RUNNING and table.engine is not None:
             changed, version = table.changed, table.version
             engine = table.engine
             waiting = [s for s in table.seats if not s.is_bot and engine.timeout_action(s.player_id) is not None]
+            await self._turn_pings(table, [s for s in waiting if s.player_id not in was_waiting])
+            was_waiting = {s.player_id for s in waiting}
             if not waiting:
                 await changed.wait()
                 continue
@@ -176,7 +182,7 @@ class Loops:
                     people = [s.user_id for s in waiting if s.user_id is not None]
                     await self.messenger.say(table, " ".join(f"<@{u}>" for u in people)
                                              + f" ⏰ {cfg.turn_warning_seconds} s left before the table moves for you.",
-                                             pings=people)
+                                             pings=await self.registry.pingable(table, people))
             if moved:
                 continue
             for seat in waiting:
@@ -186,6 +192,23 @@ class Loops:
                     table.timeouts[seat.player_id] = table.timeouts.get(seat.player_id, 0) + 1
                     if table.timeouts[seat.player_id] >= cfg.timeouts_before_bot:
                         await self.replace_with_bot(table, seat, "timed out too often", returnable=True)
+
+    async def _turn_pings(self, table: Table, starting: list[Seat]) -> None:
+        """|coro| Mention once each person of *starting* (whose turn, or their part of the table's
+        wait, just began) in the thread, pinging only them, unless they moved in the last
+        :data:`RECENTLY_MS` or turned the tables' pings off (``docs/tables.md``, "Playing").
+        """
+        now = self.clock()
+        dealt = table.last_event_ms.get("start", float("-inf"))  # no move yet: they sat down at the deal
+        away = [s for s in starting if s.user_id is not None
+                and now - table.last_move_ms.get(s.player_id, dealt) >= RECENTLY_MS * self.registry.timer_scale]
+        for seat in away:
+            assert seat.user_id is not None
+            pings = await self.registry.pingable(table, [seat.user_id])
+            if pings:
+                self.registry.track(table, self.messenger.say(
+                    table, f"<@{seat.user_id}> ▶ the table waits for you (table #{table.id}).", pings=pings),
+                    f"turn-{seat.player_id}")
 
     async def _time_out(self, table: Table, player: str) -> bool:
         """|coro| *player*'s timer ran out: make the game's timeout moves for them, the whole turn.
@@ -227,6 +250,8 @@ class Loops:
             humans = [s for s in table.seats if not s.is_bot]
             waiting_ready = [s for s in humans if engine.timeout_action(s.player_id) == {"type": "ready"}]
             if waiting_ready:
+                if between_since is None:  # the hand just ended: those away hear the table waits for Ready
+                    await self._turn_pings(table, waiting_ready)
                 for seat in humans:  # between hands nobody idles; the next hand starts everyone afresh
                     table.last_move_ms[seat.player_id] = now
                 between_since = between_since or now
@@ -251,7 +276,7 @@ class Loops:
                     warned.add(seat.player_id)
                     warning = (f"<@{seat.user_id}> ⏰ no move for a while: a bot takes your seat in "
                                f"{cfg.idle_warning_seconds} s.")
-                    pings = [seat.user_id] if seat.user_id is not None else []
+                    pings = await self.registry.pingable(table, [seat.user_id] if seat.user_id is not None else [])
                     self.registry.track(table, self.messenger.say(table, warning, pings=pings), "idle-warning")
 
     async def expire_lobby(self, table: Table) -> None:

@@ -76,6 +76,7 @@ class TableRegistry:
         self.shards: tuple[int, set[int] | None] = (0, None)
         self.closing = False
         self.chores: set[asyncio.Task[Any]] = set()
+        self._quiet: dict[int, set[int]] = {}  # guild id to the users who turned the tables' pings off
 
     # ------------------------------------------------------------------ the games
 
@@ -144,6 +145,35 @@ class TableRegistry:
         "Who may do what").
         """
         return actor.user_id == table.host_id or actor.moderator
+
+    # ------------------------------------------------------------------ pings
+
+    async def quiet_users(self, guild_id: int | None) -> set[int]:
+        """|coro| The users of server *guild_id* who turned the tables' pings off for themselves
+        (``/table pings``; stored in the server's settings, read once and then kept).
+        """
+        if guild_id is None:
+            return set()
+        if guild_id not in self._quiet:
+            settings = await self.storage.guild_settings(guild_id)
+            self._quiet[guild_id] = {int(u) for u in settings.get("quiet_users", [])}
+        return self._quiet[guild_id]
+
+    async def set_pings(self, guild_id: int, user_id: int, *, on: bool) -> None:
+        """|coro| Turn the tables' pings on or off for *user_id* in server *guild_id* (stored at once)."""
+        quiet = set(await self.quiet_users(guild_id))
+        if on:
+            quiet.discard(user_id)
+        else:
+            quiet.add(user_id)
+        settings = await self.storage.guild_settings(guild_id)
+        await self.storage.set_guild_settings(guild_id, {**settings, "quiet_users": sorted(quiet)})
+        self._quiet[guild_id] = quiet
+
+    async def pingable(self, table: Table, user_ids: list[int]) -> list[int]:
+        """|coro| Those of *user_ids* who have not turned the tables' pings off in *table*'s server."""
+        quiet = await self.quiet_users(table.guild_id)
+        return [u for u in user_ids if u not in quiet]
 
     # ------------------------------------------------------------------ what the table shows
 

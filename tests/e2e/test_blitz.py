@@ -8,6 +8,7 @@ happen every time.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
@@ -266,3 +267,43 @@ async def test_new_command_options_come_from_the_one_declaration(fake: FakeDisco
         assert "— worth **" in waiting.content and "❤️❤️❤️" in waiting.content
         refused = await fake.click(world.carol, lobby, "Open my hand")
         assert refused.ephemeral and "not playing" in refused.content
+
+
+async def test_a_turn_finds_the_person_it_waits_for_once_unless_they_turned_pings_off(
+        fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """Bob is away (no move for longer than the table's few seconds) when his turn starts: he is
+    mentioned once, pinging him alone (issue #30, item 2). After `/table pings enabled:false` his next
+    turn sends him nothing. (Times are scaled by 0.01: 0.2 s away is 20 s away.)"""
+    tables = TablesConfig(turn_timeout_seconds=3600, turn_warning_seconds=0)
+    async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=tables, timer_scale=0.01) as bot:
+        thread, lobby = await open_blitz(fake, world, lives=3)
+        await fake.click(world.bob, lobby, "Join")
+        await fake.click(world.alice, lobby, "Start")
+        table = bot.tables.tables[1]
+        alice, bob = f"u{world.alice.id}", f"u{world.bob.id}"
+
+        def turn_lines() -> list:
+            return [m for m in fake.messages(thread) if f"<@{world.bob.id}> ▶" in (m.content or "")]
+
+        async def play_turn(user: object, player: str) -> None:
+            await my_turn(fake, table, player)
+            hand = (await fake.click(user, lobby, "Open my hand")).message
+            await fake.click(user, hand, "Draw from the stock")
+            hand = fake.message(hand.id)
+            await fake.click(user, hand, next(b.custom_id for b in hand.buttons if b.label.startswith("Discard")))
+
+        if table.engine.turn == bob:
+            await play_turn(world.bob, bob)
+        await asyncio.sleep(0.2)  # Bob steps away (20 s at this scale)
+        await play_turn(world.alice, alice)  # Bob's turn starts, and he is away
+        await fake.wait_for(turn_lines, timeout=5, what="Bob's turn to find him")
+        (line,) = turn_lines()
+        assert line.pings == {f"user:{world.bob.id}"}, line.pings
+        assert "the table waits for you" in line.content
+        answer = await fake.slash(world.bob, thread, "table pings", options={"enabled": False})
+        assert answer.ephemeral and "no longer ping you" in answer.content
+        await play_turn(world.bob, bob)
+        await asyncio.sleep(0.2)
+        await play_turn(world.alice, alice)  # Bob's turn again, away again: nothing for him now
+        await my_turn(fake, table, bob)
+        assert len(turn_lines()) == 1, "no second mention once he turned pings off"

@@ -247,7 +247,8 @@ async def test_every_refusal_of_a_table_command_is_seen_by_its_member_alone(fake
     in the channel: each refusal is ephemeral, for Carol alone, and no public message appears (issue #31 A)."""
     thread, lobby = await running_table(fake, world)
     tries: dict[str, dict[str, object]] = {"board": {}, "log": {"id": 999}, "end": {"id": 1},
-                                           "kick": {"user": world.bob}, "host": {"user": world.carol}}
+                                           "kick": {"user": world.bob}, "host": {"user": world.carol},
+                                           "pings": {"enabled": False}}  # (her own: answered, privately)
     command = next(c for c in fake.commands() if c["name"] == "table")
     assert set(tries) == {o["name"] for o in command["options"] if o["type"] == 1}, "a /table command is not walked"
     before = {where.id: [m.id for m in fake.messages(where)] for where in (thread, world.channel)}
