@@ -381,9 +381,12 @@ def table_view(table_id: int, board_label: str, extra: list[BoardButton] | None 
     return _view(items)
 
 
-def finished_view(table_id: int) -> discord.ui.View:
-    """The finished table's button: Rematch."""
-    return _view([TableButton("rematch", table_id, "Rematch", discord.ButtonStyle.success)])
+def finished_view(table_id: int, *, expired: bool = False) -> discord.ui.View:
+    """The finished table's button: Rematch; disabled once the table is let go (*expired*)."""
+    button = TableButton("rematch", table_id, "Rematch (expired)" if expired else "Rematch",
+                         discord.ButtonStyle.secondary if expired else discord.ButtonStyle.success)
+    button.item.disabled = expired
+    return _view([button])
 
 
 def board_view(table_id: int, version: int, buttons: Sequence[BoardItem]) -> discord.ui.View:

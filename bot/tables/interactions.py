@@ -134,9 +134,13 @@ class Interactions:
                     reply = Reply("send", fit_text(self.registry.uis[table.kind].how_to_play(table)), ephemeral=True)
                 elif verb == "rematch":
                     new = await self.restorer.rematch(table, actor)
-                    reply = Reply("send", self.registry.public_text(new), self.messages.table_view(new),
-                                  ephemeral=False,
-                                   table_message_of=new)
+                    if new.message_id is None:  # a new lobby: the answer is its message, for everyone
+                        reply = Reply("send", self.registry.lobby_text(new), self.messages.lobby_view(new),
+                                      ephemeral=False, table_message_of=new)
+                    else:  # joined the lobby someone else opened
+                        reply = Reply("send", f"You are in the rematch (table #{new.id}); the host deals with "
+                                              "**Start** on its message.")
+                        self.registry.background(self.messages.edit_lobby(new))
                 elif verb == "leave" and table.status == TableStatus.RUNNING:
                     await self.lobby.leave_running(table, actor)
                     reply = Reply("send", "You left the game; a bot plays your seat.")
@@ -337,7 +341,10 @@ class Interactions:
         if sent is None:  # the answer itself is the new table's message: its token edits it
             self.messages.tokens[new.id] = PublicToken(interaction, message.id)
         await self.registry.storage.set_game_message(new.id, message.id)
-        self.loops.start_tasks(new)
+        if new.status == TableStatus.LOBBY:  # a rematch gathering its players
+            self.registry.track(new, self.loops.expire_lobby(new), "expiry")
+        else:
+            self.loops.start_tasks(new)
 
     @staticmethod
     async def defer(interaction: discord.Interaction) -> None:

@@ -330,7 +330,7 @@ class Lobby:
         the bot leaves, the person plays on from where the seat stands; their missed turns and idle
         clock start afresh (``docs/tables.md``, "Playing"). Returns whether a seat was given back.
         """
-        seat = next((s for s in table.seats if s.is_bot and s.away is not None and s.away[0] == actor.user_id), None)
+        seat = table.away_of(actor.user_id)
         if seat is None or seat.away is None or table.status != TableStatus.RUNNING:
             return False
         seat.user_id, seat.name = seat.away

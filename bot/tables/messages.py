@@ -235,6 +235,11 @@ class DiscordMessenger:
             await asyncio.sleep(FINISHED_TTL_S)
             if self.registry.tables.get(table.id) is table:
                 self.registry.tables.pop(table.id, None)
+            if table.message_id is not None and not table.settings.get("tournament"):
+                with contextlib.suppress(discord.HTTPException):  # its Rematch no longer answers: say so
+                    await self.budget.acquire()
+                    await self.channel(table).get_partial_message(table.message_id).edit(
+                        view=finished_view(table.id, expired=True))
         finally:  # nothing edits this table's message any more
             self.tokens.pop(table.id, None)
             self.views.pop(table.id, None)

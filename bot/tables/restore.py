@@ -97,40 +97,58 @@ class Restorer:
     # ------------------------------------------------------------------ rematch
 
     async def rematch(self, table: Table, actor: Actor) -> Table:
-        """|coro| A new game at finished *table*: same seats and options, *actor* hosting (lock held).
-
-        The caller posts its message and then starts its tasks (:meth:`~bot.tables.loops.Loops.start_tasks`).
+        """|coro| Gather another game of finished *table* (lock held): the first player to press
+        Rematch opens a new lobby in the same thread, with the same options, run by the same host,
+        the presser and the table's bots seated; each other player who presses it takes a seat there;
+        the host deals with **Start** (``docs/tables.md``, "Playing"). Returns the new lobby: one with
+        no message yet is new (the caller posts it and starts its expiry), one with a message was
+        joined.
 
         Raises
         ------
         TableError
-            The game still runs, a rematch already started, or *actor* neither played nor runs the table.
+            The game still runs, it was a tournament match, *actor* neither played nor runs the
+            table, *actor* already sits in the rematch, or the rematch has started, ended or is full.
         """
         if table.status != TableStatus.FINISHED:
             raise TableError("The game is still running.")
         if table.settings.get("tournament"):
             raise TableError("This was a tournament match: the tournament pairs the next one.")
-        if self.registry.tables.get(table.id) is not table or table.rematched:
-            raise TableError("A rematch of this table has already started.")
-        if not table.seat_of_user(actor.user_id) and not self.registry.is_host(table, actor):
-            raise TableError("Only the players of this table can start a rematch.")
+        if not table.seat_of_user(actor.user_id) and not table.away_of(actor.user_id) \
+                and not self.registry.is_host(table, actor):
+            raise TableError("Only the players of this table can ask for a rematch.")
+        if table.rematch_id is not None:
+            return await self._join_rematch(table, actor)
         seed = random.SystemRandom().randrange(2**31)
         settings = {**table.settings, "secret": secrets.token_hex(16)}
         game_id = await self.storage.create_game(table.kind, seed=seed, options=table.options,
                                                  guild_id=table.guild_id, channel_id=table.channel_id,
-                                                 thread_id=table.thread_id, host_id=actor.user_id,
+                                                 thread_id=table.thread_id, host_id=table.host_id or actor.user_id,
                                                  settings=settings)
+        seats = [Seat(f"u{actor.user_id}", actor.user_id, None, actor.name)]
+        seats += [Seat(s.player_id, None, s.bot_name, s.name) for s in table.seats if s.is_bot and s.away is None]
         new = Table(id=game_id, kind=table.kind, title=table.title, guild_id=table.guild_id,
-                    channel_id=table.channel_id, thread_id=table.thread_id, host_id=actor.user_id,
+                    channel_id=table.channel_id, thread_id=table.thread_id, host_id=table.host_id or actor.user_id,
                     options=table.options, seed=seed, min_players=table.min_players, max_players=table.max_players,
-                    settings=settings,
-                    seats=[Seat(s.player_id, s.user_id, s.bot_name, s.name) for s in table.seats])
-        table.rematched = True
-        self.registry.tables.pop(table.id, None)
+                    settings=settings, seats=seats[:table.max_players])
+        table.rematch_id = game_id
         self.registry.tables[game_id] = new
         await self.registry.save_seats(new)
-        await self.storage.set_game_status(game_id, TableStatus.RUNNING)
-        self.moves.start_engine(new)
+        return new
+
+    async def _join_rematch(self, table: Table, actor: Actor) -> Table:
+        """|coro| Seat *actor* at the rematch lobby of *table* (see :meth:`rematch`)."""
+        assert table.rematch_id is not None
+        new = self.registry.tables.get(table.rematch_id)
+        if new is None or new.status != TableStatus.LOBBY:
+            raise TableError(f"The rematch (table #{table.rematch_id}) has already started or ended.")
+        if new.seat_of_user(actor.user_id):
+            raise TableError(f"You are already in the rematch (table #{new.id}); the host deals with **Start**.")
+        if len(new.seats) >= new.max_players:
+            raise TableError(f"The rematch (table #{new.id}) is full.")
+        new.seats.append(Seat(f"u{actor.user_id}", actor.user_id, None, actor.name))
+        await self.registry.save_seats(new)
+        new.version += 1
         return new
 
     async def restore(self) -> int:

@@ -148,7 +148,8 @@ class Table:
     notice: str = ""
     private_notes: dict[str, list[PrivateNote]] = field(default_factory=dict)
     timeouts: dict[str, int] = field(default_factory=dict)
-    rematched: bool = False
+    rematch_id: int | None = None
+    """The lobby gathering this finished table's rematch, once someone asked for it."""
     last_event_ms: dict[str, float] = field(default_factory=dict)
     timers: TimerBook = field(default_factory=TimerBook)
     last_move_ms: dict[str, float] = field(default_factory=dict)
@@ -201,6 +202,10 @@ class Table:
     def seat_of_user(self, user_id: int) -> Seat | None:
         """The seat of Discord user *user_id*, or ``None``."""
         return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def away_of(self, user_id: int) -> Seat | None:
+        """The bot seat that Discord user *user_id* may take back (:attr:`Seat.away`), or ``None``."""
+        return next((s for s in self.seats if s.away is not None and s.away[0] == user_id), None)
 
     def seat_of_player(self, player_id: str) -> Seat | None:
         """The seat of engine player *player_id*, or ``None``."""

@@ -163,9 +163,9 @@ async def test_a_person_and_two_bots_play_to_the_end(fake: FakeDiscord, world: W
         assert kinds == ["draw", "discard", "draw", "discard", "knock"]
 
         rematch = await fake.click(world.alice, final, "Rematch")
-        assert not rematch.failed
-        await fake.wait_for(lambda: 2 in bot.tables.tables and bot.tables.tables[2].status == "running", timeout=5,
-                            what="the rematch")
+        assert not rematch.failed and bot.tables.tables[2].status == "lobby", "a lobby gathers the rematch"
+        await fake.click(world.alice, rematch.message, "Start")
+        await fake.wait_for(lambda: bot.tables.tables[2].status == "running", timeout=5, what="the rematch")
 
 
 async def test_restart_mid_game_keeps_every_move(fake: FakeDiscord, world: World, tmp_path: Path) -> None:

@@ -92,25 +92,66 @@ async def test_host_hands_over_and_the_new_host_can_start(fake: FakeDiscord, wor
     assert not started.failed and not started.ephemeral
 
 
-async def test_rematch_opens_a_new_game_with_the_same_seats(fake: FakeDiscord, world: World, bot) -> None:
-    """Rematch after the end starts a new game with the same seats and options."""
+async def test_rematch_gathers_the_players_and_the_host_deals(fake: FakeDiscord, world: World, bot) -> None:
+    """Rematch after the end (issue #30, item 7): Bob's press opens a new lobby in the thread with the
+    same options, Alice still its host, Bob and the table's bot seated; Alice's press seats her too;
+    a second press is answered privately; the host's Start deals it."""
+    thread, lobby = await open_table(fake, world, tricks=1)
+    await fake.click(world.bob, lobby, "Join")
+    await fake.click(world.alice, lobby, "Add bot")
+    await fake.click(world.alice, lobby, "Start")
+    table = bot.tables.tables[1]
+    for _ in range(50):  # everyone plays their first card until the trick (the game) is over
+        if table.engine.is_over:
+            break
+        turn = table.engine.view(None)["turn"]
+        seat = table.seat_of_player(turn)
+        if seat.is_bot:
+            await fake.wait_for(lambda t=turn: table.engine.is_over or table.engine.view(None)["turn"] != t,
+                                timeout=5, what="the bot's card")
+            continue
+        user = world.alice if seat.user_id == world.alice.id else world.bob
+        board = (await fake.click(user, lobby, "Open my hand")).message
+        await fake.click(user, board, board.buttons[0].custom_id)
+    await fake.wait_for(lambda: "Rematch" in [b.label for b in fake.message(lobby.id).buttons], timeout=5)
+    opened = await fake.click(world.bob, lobby, "Rematch")
+    assert not opened.failed and not opened.ephemeral and "Waiting for players" in opened.content
+    new = bot.tables.tables[2]
+    assert new.status == "lobby" and new.host_id == world.alice.id and new.options == {"tricks": 1}
+    assert [s.user_id for s in new.seats] == [world.bob.id, None], "Bob and the bot"
+    joined = await fake.click(world.alice, lobby, "Rematch")
+    assert joined.ephemeral and "You are in the rematch (table #2)" in joined.content
+    again = await fake.click(world.alice, lobby, "Rematch")
+    assert again.ephemeral and "already in the rematch" in again.content
+    assert sorted(s.user_id for s in new.seats if s.user_id) == sorted([world.alice.id, world.bob.id])
+    refused = await fake.click(world.bob, opened.message, "Start")
+    assert refused.ephemeral and "Only the host" in refused.content
+    started = await fake.click(world.alice, opened.message, "Start")
+    assert not started.failed and new.status == "running"
+
+
+async def test_an_expired_rematch_button_is_disabled(fake: FakeDiscord, world: World, bot, monkeypatch) -> None:
+    """Once a finished table is let go, its message's Rematch is disabled (not green and silent)."""
+    from bot.tables import messages
+
+    monkeypatch.setattr(messages, "FINISHED_TTL_S", 0.05)
     thread, lobby = await open_table(fake, world, tricks=1)
     await fake.click(world.alice, lobby, "Add bot")
     await fake.click(world.alice, lobby, "Start")
     table = bot.tables.tables[1]
-    if table.engine.view(None)["turn"] == f"u{world.alice.id}":
-        board = (await fake.click(world.alice, lobby, "Open my hand")).message
-        await fake.click(world.alice, board, board.buttons[0].custom_id)
-    await fake.wait_for(lambda: table.engine.is_over, timeout=5, what="the bot to finish")
-    if table.engine.view(None)["trick"] == [] and table.engine.action_count < 2:
-        board = (await fake.click(world.alice, lobby, "Open my hand")).message
-        await fake.click(world.alice, board, board.buttons[0].custom_id)
-    await fake.wait_for(lambda: "Rematch" in [b.label for b in fake.message(lobby.id).buttons], timeout=5)
-    result = await fake.click(world.alice, lobby, "Rematch")
-    assert not result.failed and "High card" in result.content
-    new = bot.tables.tables[2]
-    assert [s.player_id for s in new.seats] == [s.player_id for s in table.seats]
-    assert new.options == {"tricks": 1} and new.status == "running"
+    for _ in range(50):
+        if table.engine.is_over:
+            break
+        if table.engine.view(None)["turn"] == f"u{world.alice.id}":
+            board = (await fake.click(world.alice, lobby, "Open my hand")).message
+            await fake.click(world.alice, board, board.buttons[0].custom_id)
+        else:
+            await fake.wait_for(lambda: table.engine.is_over
+                                or table.engine.view(None)["turn"] == f"u{world.alice.id}",
+                                timeout=5, what="the bot's card")
+    await fake.wait_for(lambda: [(b.label, b.disabled) for b in fake.message(lobby.id).buttons]
+                        == [("Rematch (expired)", True)], timeout=5, what="the Rematch button to expire")
+    assert 1 not in bot.tables.tables
 
 
 async def test_leaving_a_running_game_hands_the_seat_to_a_bot(fake: FakeDiscord, world: World, bot) -> None:
