@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from bot.tables.service import TableService
 
 __all__ = ["TableButton", "MoveButton", "MoveSelect", "PublicButton", "BotPicker", "lobby_view", "table_view",
-           "board_view", "finished_view", "COMPONENTS", "LimitError"]
+           "board_view", "finished_view", "invite_view", "COMPONENTS", "LimitError"]
 
 log = logging.getLogger("parlor.tables")
 
@@ -150,13 +150,14 @@ async def _guarded(interaction: discord.Interaction, handler: Any, table_id: int
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"parlor:(?P<verb>join|leave|addbot|start|cancel|board|rematch|howto):(?P<table>\d+)"):
+                  template=r"parlor:(?P<verb>join|leave|addbot|start|cancel|board|rematch|howto|invite):(?P<table>\d+)"):
     """A table-level button: lobby controls, "Open my hand", "Rematch".
 
     Parameters
     ----------
     verb:
-        ``join``, ``leave``, ``addbot``, ``start``, ``cancel``, ``board`` or ``rematch``.
+        ``join``, ``leave``, ``addbot``, ``start``, ``cancel``, ``board``, ``rematch``, ``howto`` or
+        ``invite`` (Join on the channel's invite card).
     table_id:
         The table's id.
     label:
@@ -379,6 +380,11 @@ def table_view(table_id: int, board_label: str, extra: list[BoardButton] | None 
     items.append(TableButton("leave", table_id, "Leave game", discord.ButtonStyle.secondary))
     items.append(TableButton("howto", table_id, "How to play", discord.ButtonStyle.secondary))
     return _view(items)
+
+
+def invite_view(table_id: int) -> discord.ui.View:
+    """The channel's invite card of an open lobby: Join (answered privately, with the thread)."""
+    return _view([TableButton("invite", table_id, "Join", discord.ButtonStyle.success)])
 
 
 def finished_view(table_id: int, *, expired: bool = False) -> discord.ui.View:

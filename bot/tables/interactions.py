@@ -146,6 +146,11 @@ class Interactions:
                     reply = Reply("send", "You left the game; a bot plays your seat.")
                 elif table.status != TableStatus.LOBBY:
                     raise TableError("The lobby is closed: the game has started or was cancelled.")
+                elif verb == "invite":  # Join on the channel's invite card: the seat, and where to play
+                    await self.lobby.join(table, actor)
+                    reply = Reply("send", f"You took a seat at table #{table.id}: the game is played in "
+                                          f"<#{table.thread_id}>.")
+                    self.registry.background(self.messages.edit_lobby(table))
                 else:
                     reply = await self._lobby_click(table, actor, verb)
         except TableError as exc:
@@ -153,6 +158,8 @@ class Interactions:
         await self.send_reply(interaction, reply)
         self.messages.keep_public_token(table, interaction)
         self.boards.remember(table, reply, interaction)
+        if table.id in self.messages.invites:  # the card in the channel follows the lobby
+            self.registry.background(self.messages.edit_invite(table))
         if reply.table_message_of is not None:
             await self._adopt_message(interaction, reply.table_message_of, reply.sent)
 
@@ -207,6 +214,7 @@ class Interactions:
                     raise TableError("The lobby is closed: the game has started or was cancelled.")
                 await self.lobby.add_bot(table, self.actor(interaction), name)
                 reply = Reply("edit", self.registry.lobby_text(table), self.messages.lobby_view(table))
+            self.registry.background(self.messages.edit_invite(table))
         except TableError as exc:
             reply = Reply("refuse", str(exc))
         await self.send_reply(interaction, reply)

@@ -20,7 +20,7 @@ import discord
 
 from bot.tables.boards import FOLLOW_S, LiveBoards
 from bot.tables.budget import RestBudget
-from bot.tables.components import finished_view, lobby_view, table_view
+from bot.tables.components import finished_view, invite_view, lobby_view, table_view
 from bot.tables.core import now_ms, posted_ms, wall_ms
 from bot.tables.registry import TableRegistry
 from bot.tables.table import Table, TableStatus
@@ -100,6 +100,10 @@ class DiscordMessenger:
         """Table id to what edits its public message through an interaction token (outside Discord's
         global limit): kept from the latest click on that message answered by updating it or
         deferring that update, good for 15 minutes (``docs/tables.md``, "Discord's limits")."""
+        self.invites: dict[int, int] = {}
+        """Table id to its invite card in the channel the table's thread belongs to (message id),
+        while the card is to follow the lobby (:meth:`post_invite`)."""
+        self._invite_edits: dict[int, asyncio.Lock] = {}  # table id: its invite card's edits, in order
         self.views: dict[int, tuple[Any, discord.ui.View]] = {}
         """Table id to its public message's view and what it was built from, reused while that stays
         the same."""
@@ -111,8 +115,62 @@ class DiscordMessenger:
                 for name in self.registry.bots(table.kind)]
         return lobby_view(table.id, bots)
 
+    def invite_text(self, table: Table) -> str:
+        """The invite card: who opened which game and how many are seated (a lobby), or where it is
+        played (a running game), or that it closed.
+        """
+        thread = f"<#{table.thread_id}>"
+        host = table.seat_of_user(table.host_id)
+        who = f"**{host.name}** opened" if host is not None else "A new"
+        if table.status == TableStatus.LOBBY:
+            return (f"🃏 {who} a **{table.title}** table — {len(table.seats)}/{table.max_players} seated "
+                    f"(at least {table.min_players}) · {thread}\nPress **Join** to take a seat; the game is "
+                    "played in the thread.")
+        if table.status in (TableStatus.RUNNING, TableStatus.FINISHED):
+            names = ", ".join(s.name for s in table.seats)
+            return f"▶ **{table.title}** table #{table.id} is played in {thread} by {names}."
+        return f"⛔ The **{table.title}** table #{table.id} closed before its game began."
+
+    async def post_invite(self, table: Table, channel: Any) -> None:
+        """|coro| Post the invite card of lobby *table* in *channel* (where ``/<kind> new`` was used),
+        with Join; it follows the lobby until the game starts (:meth:`edit_invite`). Never raises.
+        """
+        try:
+            await self.budget.acquire(urgent=True)
+            message = await channel.send(self.invite_text(table), view=invite_view(table.id),
+                                         allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("could not post the invite card of table %s: %s", table.id, exc)
+            return
+        self.invites[table.id] = message.id
+
+    async def edit_invite(self, table: Table) -> None:
+        """|coro| Bring *table*'s invite card up to date: the seats while a lobby, then a link to the
+        thread (no buttons) once the game started or the lobby closed. Never raises.
+        """
+        message_id = self.invites.get(table.id)
+        if message_id is None:
+            return
+        channel: Any = self.client.get_channel(table.channel_id) or self.client.get_partial_messageable(
+            table.channel_id, guild_id=table.guild_id)
+        async with self._invite_edits.setdefault(table.id, asyncio.Lock()):  # one at a time: the last is the latest
+            try:
+                await self.budget.acquire()
+                lobby = table.status == TableStatus.LOBBY  # the state as it is now, after the wait
+                if not lobby and self.invites.pop(table.id, None) is None:
+                    return  # another edit already made the card's last one
+                await channel.get_partial_message(message_id).edit(
+                    content=self.invite_text(table), view=invite_view(table.id) if lobby else None,
+                    allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException as exc:
+                log.info("could not edit the invite card of table %s: %s", table.id, exc)
+            finally:
+                if table.id not in self.invites:
+                    self._invite_edits.pop(table.id, None)
+
     async def edit_lobby(self, table: Table) -> None:
-        """|coro| Redraw lobby *table*'s message (nothing once it started). Never raises."""
+        """|coro| Redraw lobby *table*'s message (nothing once it started) and its invite card. Never raises."""
+        await self.edit_invite(table)
         if table.message_id is None or table.status != TableStatus.LOBBY:
             return
         try:
@@ -124,7 +182,10 @@ class DiscordMessenger:
             log.warning("could not redraw the lobby of table %s: %s", table.id, exc)
 
     async def mark_ended(self, table: Table, text: str) -> None:
-        """|coro| Show on *table*'s message that it ended (*text*), without buttons. Never raises."""
+        """|coro| Show on *table*'s message that it ended (*text*), without buttons, and close its
+        invite card. Never raises.
+        """
+        await self.edit_invite(table)
         try:
             channel = self.channel(table)
             await self.budget.acquire(urgent=True)

@@ -233,6 +233,8 @@ class TableService(Tables):
         log.info("table %s opened: %s in guild %s by user %s", table.id, kind, interaction.guild_id,
                  interaction.user.id)
         self.registry.track(table, self.loops.expire_lobby(table), "expiry")
+        if thread is not channel:  # the channel sees the new table: an invite card with Join
+            await self.messages.post_invite(table, channel)
         return table
 
     async def open_seated(self, kind: str, options: dict[str, Any], settings: dict[str, Any] | None, *,

@@ -282,3 +282,26 @@ async def test_a_name_with_markdown_and_mentions_is_shown_as_typed_and_pings_nob
     assert "\\*\\*bold\\*\\*" in shown and "@\u200beveryone" in shown, shown
     assert not any(m.pings for m in fake.messages(thread)), [m.pings for m in fake.messages(thread)]
     assert bot.tables.tables[1].seats[1].name.startswith("\\*\\*bold")
+
+
+async def test_the_channel_gets_an_invite_card_that_follows_the_lobby(fake: FakeDiscord, world: World,
+                                                                       bot) -> None:
+    """The `/… new` answer is private, so the channel gets an invite card with Join (issue #30, item 8):
+    Join there seats Bob and tells him where to play; the card counts the seats; once the game starts
+    it becomes a link to the thread, without buttons."""
+    thread, lobby = await open_table(fake, world)
+    (card,) = [m for m in fake.messages(world.channel) if "opened a **High card** table" in (m.content or "")]
+    assert "1/4 seated" in card.content and f"<#{thread.id}>" in card.content and card.button("Join")
+    assert not card.pings, "an invite pings nobody"
+    joined = await fake.click(world.bob, card, "Join")
+    assert joined.ephemeral and f"<#{thread.id}>" in joined.content, joined.content
+    table = bot.tables.tables[1]
+    assert table.seat_of_user(world.bob.id) is not None
+    await fake.wait_for(lambda: "2/4 seated" in fake.message(card.id).content, timeout=5, what="the card to count Bob")
+    await fake.wait_for(lambda: "bob" in fake.message(lobby.id).content, timeout=5, what="the lobby to show Bob")
+    again = await fake.click(world.bob, card, "Join")
+    assert again.ephemeral and "already seated" in again.content
+    await fake.click(world.alice, lobby, "Start")
+    await fake.wait_for(lambda: "table #1 is played in" in fake.message(card.id).content, timeout=5,
+                        what="the card to become a link to the game")
+    assert not fake.message(card.id).buttons and "alice, bob" in fake.message(card.id).content
