@@ -33,7 +33,7 @@ from bot.tables import GameUI, Table, TableError
 from bot.tables.cards import playing_card
 from bot.tables.codec import codec_for
 from bot.tables.picker import BUTTONS_MAX, Picker
-from bot.tables.ui import Board, BoardButton, fit_label
+from bot.tables.ui import Board, BoardButton, Click, fit_label
 
 __all__ = ["DutchUI", "LAST_MOVES", "BACK"]
 
@@ -85,6 +85,11 @@ class DutchUI(GameUI):
         """The kit's picker, kept per table state and player: a power's swaps over every player's cards
         run to hundreds of actions, and a board and each click on it would list them again.
 
+        Each swap of a Q's or K's power is offered in both orders: a player may name either card
+        first ("my card 3", then Bo's card 1, as well as the other way round); a swap picked in the
+        other order is the same move, made the engine's way round (:meth:`on_board_click`;
+        ``docs/rules/dutch.md`` §6).
+
         The state is the engine object, its accepted actions and the table's version (a staged
         change bumps it), so a kept picker always lists the current legal actions.
         """
@@ -93,7 +98,13 @@ class DutchUI(GameUI):
         key = (table.id, table.seed, id(engine), engine.action_count, table.version, player)
         found = self._pickers.get(key)
         if found is None:
-            found = self._pickers[key] = super().picker(table, player)
+            legal = engine.legal_actions(player)
+            mirrored = [{"type": "power_swap", "first": a["second"], "second": a["first"]}
+                        for a in legal if a["type"] == "power_swap"]
+            found = self._pickers[key] = Picker(
+                [*legal, *mirrored], codec_for(table, player),
+                step_label=lambda path, value: self.step_label(table, player, path, value),
+                action_label=lambda action: self.action_label(table, player, action))
             while len(self._pickers) > self.PICKERS_KEPT:
                 del self._pickers[next(iter(self._pickers))]
         return found
@@ -329,6 +340,17 @@ class DutchUI(GameUI):
         if not legal:
             text += "\nNothing to do right now."
         return Board(text, buttons)
+
+    def on_board_click(self, table: Table, player: str, token: str) -> Click:
+        """The kit's reading of a click, a swap named in the other order made the engine's way round."""
+        click = super().on_board_click(table, player, token)
+        action = click.action
+        if action is not None and action.get("type") == "power_swap" and table.engine is not None:
+            order = {spot: i for i, spot in enumerate(table.engine.players)}
+            a, b = action["first"], action["second"]
+            if (order[b["player"]], b["position"]) < (order[a["player"]], a["position"]):
+                click = Click({"type": "power_swap", "first": b, "second": a}, click.selection, click.note)
+        return click
 
     # ------------------------------------------------------------------ labels
 

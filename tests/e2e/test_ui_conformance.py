@@ -322,3 +322,38 @@ def test_the_hidden_card_check_catches_a_card_in_a_custom_id(kind: str) -> None:
     assert hidden.problems(me, [f"parlor:move:1:v2:c:{seen[0]}"], "board") == []
     assert hidden.problems(me, [f"parlor:move:1:v2:c:{unseen[0]}"], "board")
     assert hidden.problems(None, [f"parlor:pub:1:{unseen[-1]}"], "table")
+
+
+def _labelled(board: Board, label: str) -> str:
+    """The token of the board's button (or menu option) labelled *label*."""
+    for item in board.buttons:
+        options = getattr(item, "options", None)
+        for choice in options if options is not None else [item]:
+            if choice.label == label:
+                return choice.token
+    raise AssertionError(f"no {label!r} on the board: {[getattr(i, 'label', None) for i in board.buttons]}")
+
+
+def test_a_swap_may_name_its_two_cards_in_either_order() -> None:
+    """Dutch's Q swap (issue #30, item 10): Bob, after "my cards, card 2" as the first card, is offered
+    Ann's cards too (her seat is before his) as the second; the swap made is the engine's (its two cards
+    in seat order), the same as naming them the other way round."""
+    from tests.games.dutch.helpers import prepared
+
+    game = prepared({"ann": ["5H", "KS", "9D", "AC"], "bob": ["5S", "2D", "QH", "7C"],
+                     "cat": ["3H", "JD", "10S", "X1"]}, deck=["QC"], turn=1)
+    game.apply("bob", {"type": "draw"})
+    game.apply("bob", {"type": "discard"})
+    table = offline_table("dutch", 1)
+    table.seats = [Seat(p, i, None, p) for i, p in enumerate(game.players, start=1)]
+    table.engine = game
+    ui = UIS["dutch"]()
+    board = ui.board(table, "bob")
+    for label in ("Swap two cards", "my cards", "card 2", "ann's cards"):  # ann is offered after bob's card
+        click = ui.on_board_click(table, "bob", _labelled(board, label))
+        board = ui.board(table, "bob", click.selection)
+    click = ui.on_board_click(table, "bob", _labelled(board, "card 4"))
+    assert click.action == {"type": "power_swap", "first": {"player": "ann", "position": 3},
+                            "second": {"player": "bob", "position": 1}}, click.action
+    events = game.apply("bob", click.action)
+    assert game.hands["ann"][3] == "2D" and game.hands["bob"][1] == "AC" and events

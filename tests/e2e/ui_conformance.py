@@ -309,7 +309,7 @@ class Reach:
 
 
 def explore_board(ui: GameUI, table: Table, player: str, *,
-                  render: Callable[[str | None, Any], list[str]] | None = None, max_boards: int = 300) -> Reach:
+                  render: Callable[[str | None, Any], list[str]] | None = None, max_boards: int = 1000) -> Reach:
     """Walk every board *player* can reach by clicks from their fresh board; submit nothing.
 
     *render* (optional) is called with ``(selection, board)`` for each board and returns problems
