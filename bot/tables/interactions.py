@@ -133,8 +133,8 @@ class Interactions:
                 elif verb == "howto":
                     reply = Reply("send", fit_text(self.registry.uis[table.kind].how_to_play(table)), ephemeral=True)
                 elif verb == "rematch":
-                    new = await self.restorer.rematch(table, actor)
-                    if new.message_id is None:  # a new lobby: the answer is its message, for everyone
+                    new, joined = await self.restorer.rematch(table, actor)
+                    if not joined:  # a new lobby: the answer is its message, for everyone
                         reply = Reply("send", self.registry.lobby_text(new), self.messages.lobby_view(new),
                                       ephemeral=False, table_message_of=new)
                     else:  # joined the lobby someone else opened

@@ -96,13 +96,12 @@ class Restorer:
 
     # ------------------------------------------------------------------ rematch
 
-    async def rematch(self, table: Table, actor: Actor) -> Table:
+    async def rematch(self, table: Table, actor: Actor) -> tuple[Table, bool]:
         """|coro| Gather another game of finished *table* (lock held): the first player to press
         Rematch opens a new lobby in the same thread, with the same options, run by the same host,
         the presser and the table's bots seated; each other player who presses it takes a seat there;
-        the host deals with **Start** (``docs/tables.md``, "Playing"). Returns the new lobby: one with
-        no message yet is new (the caller posts it and starts its expiry), one with a message was
-        joined.
+        the host deals with **Start** (``docs/tables.md``, "Playing"). Returns the rematch's lobby and
+        whether *actor* joined it (else it is new: the caller posts it and starts its expiry).
 
         Raises
         ------
@@ -118,7 +117,7 @@ class Restorer:
                 and not self.registry.is_host(table, actor):
             raise TableError("Only the players of this table can ask for a rematch.")
         if table.rematch_id is not None:
-            return await self._join_rematch(table, actor)
+            return await self._join_rematch(table, actor), True
         seed = random.SystemRandom().randrange(2**31)
         settings = {**table.settings, "secret": secrets.token_hex(16)}
         game_id = await self.storage.create_game(table.kind, seed=seed, options=table.options,
@@ -134,7 +133,7 @@ class Restorer:
         table.rematch_id = game_id
         self.registry.tables[game_id] = new
         await self.registry.save_seats(new)
-        return new
+        return new, False
 
     async def _join_rematch(self, table: Table, actor: Actor) -> Table:
         """|coro| Seat *actor* at the rematch lobby of *table* (see :meth:`rematch`)."""

@@ -16,8 +16,9 @@ from tests.e2e.test_dutch_blitz import DB_COGS, open_blitz
 from tests.e2e.test_tables import open_table, play_out
 
 
-async def test_two_rematch_clicks_start_one_game(fake: FakeDiscord, world: World, bot) -> None:
-    """Alice and Bob press Rematch at once: one new game runs, the second click is told so."""
+async def test_two_rematch_clicks_open_one_rematch(fake: FakeDiscord, world: World, bot) -> None:
+    """Alice and Bob press Rematch at once: one lobby gathers them both, the second click is told it is
+    in the rematch (Rematch gathers the players: issue #30, item 7)."""
     thread, lobby = await open_table(fake, world, tricks=1)
     await fake.click(world.bob, lobby, "Join")
     await fake.click(world.alice, lobby, "Start")
@@ -27,9 +28,10 @@ async def test_two_rematch_clicks_start_one_game(fake: FakeDiscord, world: World
     second = await fake.click(world.bob, lobby, "Rematch", wait=False)
     await fake.wait_for_response(first)
     await fake.wait_for_response(second)
-    assert [t.id for t in bot.tables.tables.values() if t.status == "running"] == [2]
-    assert [r.id for r in await bot.storage.games_with_status("running")] == [2]
-    assert "already started" in (first.content + second.content)
+    assert [t.id for t in bot.tables.tables.values() if t.status == "lobby"] == [2]
+    assert [r.id for r in await bot.storage.games_with_status("lobby")] == [2]
+    assert sorted(s.user_id for s in bot.tables.tables[2].seats) == sorted([world.alice.id, world.bob.id])
+    assert "You are in the rematch" in (first.content + second.content)
 
 
 async def test_a_slow_notice_does_not_block_other_clicks(fake: FakeDiscord, world: World, bot) -> None:

@@ -146,7 +146,8 @@ async def test_every_table_and_its_rematch_get_a_secret_of_their_own(tables: Tab
     while not first.engine.is_over:
         player = first.engine.to_act()[0]
         await tables.submit(first, player, first.engine.legal_actions(player)[0], 0)
-    again = await tables.rematch(first, ALICE)
+    again, joined = await tables.rematch(first, ALICE)
+    assert not joined
     assert again.codec_secret and again.codec_secret != first.codec_secret
 
 
