@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from bot.engine.core import Engine
 
-__all__ = ["Game", "TABLE_SETTINGS", "games_markdown", "mean_figures"]
+__all__ = ["Game", "Measure", "TABLE_SETTINGS", "games_markdown", "mean_figures", "strength_pairs"]
 
 _Hook = TypeVar("_Hook", bound=Callable[..., Any])
 
@@ -54,6 +54,26 @@ TABLE_SETTINGS = ("bot_speed", "race_window_ms", "pace")
 
 def _frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One way a game's bots are measured against each other (``bench/bot_strengths.py`` plays it
+    long; ``tests/engine/test_bot_strengths.py`` guards it with a modest bar).
+
+    Attributes
+    ----------
+    options:
+        The engine options of the games played (a game long enough to tell strengths apart).
+    label:
+        The rule set it measures (``"passive"``), or ``""`` for the game as a whole.
+    games:
+        Games per pairing in the guard test (seeded: the same games every run).
+    """
+
+    options: Mapping[str, Any] = field(default_factory=dict)
+    label: str = ""
+    games: int = 30
 
 
 @dataclass(frozen=True)
@@ -93,6 +113,12 @@ class Game:
         (:func:`mean_figures`), which it averages.
     narrate:
         ``narrate(event, name) -> str | None``: a public event in the game's own words, or ``None``.
+    baseline:
+        The bot that plays at random, which the weakest bot must beat (``None``: the generic
+        :class:`~bot.engine.bots.RandomBot`).
+    measures:
+        How its bots are measured (:func:`strength_pairs`); none for a game whose bots have one
+        strength.
     """
 
     engine: type[Engine]
@@ -107,6 +133,8 @@ class Game:
     opened: str = "press **Join** there."
     figures: Callable[..., Any] | None = None
     narrate: Callable[..., str | None] | None = None
+    baseline: Callable[..., Any] | None = None
+    measures: tuple[Measure, ...] = (Measure(),)
 
     def __post_init__(self) -> None:
         if not self.engine.kind:
@@ -165,3 +193,22 @@ def games_markdown(games: Mapping[str, Game]) -> str:
     rows += [f"| **{g.title}** (`{g.kind}`) | {g.players_text} | {g.tagline} | [{g.rules_page}]({g.rules_page}) |"
              for _, g in sorted(games.items())]
     return "\n".join(rows)
+
+
+def strength_pairs(game: Game) -> list[tuple[str, Callable[..., Any], Callable[..., Any], Measure]]:
+    """Every pairing that measures *game*'s bots: each bot against the next weaker one, and the
+    weakest against random play, under each of its :attr:`Game.measures`, as
+    ``(id, stronger, weaker, measure)`` with ids such as ``"dutch-passive-perfect-over-forgetful"``.
+
+    >>> from bot.engine import GAMES
+    >>> [pair[0] for pair in strength_pairs(GAMES["blitz"])]
+    ['blitz-heuristic-over-easy', 'blitz-easy-over-random']
+    """
+    from bot.engine.bots import RandomBot
+
+    names = list(game.bots)
+    pairs = [(a, game.bots[a], b, game.bots[b]) for a, b in zip(names, names[1:], strict=False)]
+    if names:
+        pairs.append((names[-1], game.bots[names[-1]], "random", game.baseline or RandomBot))
+    return [("-".join(x for x in (game.kind, m.label, f"{a}-over-{b}") if x), strong, weak, m)
+            for m in game.measures for a, strong, b, weak in pairs]

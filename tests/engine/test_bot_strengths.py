@@ -11,30 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import REGISTRY
-from bot.engine.bots import RandomBot
+from bot.engine import GAMES, REGISTRY
+from bot.engine.game import strength_pairs
 from bot.engine.simulate import head_to_head
-from bot.games import blitz, dutch, dutch_blitz
+from bot.games import dutch_blitz
 from bot.games.dutch_blitz.bots import RandomBot as DutchBlitzRandom
 
 BAR = 0.6
 
-CASES = [
-    pytest.param(dutch_blitz.ENGINE, dutch_blitz.BOTS["greedy"], dutch_blitz.BOTS["easy"], {"target": 30}, 24,
-                 id="dutch-blitz-greedy-over-easy"),
-    pytest.param(dutch_blitz.ENGINE, dutch_blitz.BOTS["easy"], DutchBlitzRandom, {"target": 30}, 24,
-                 id="dutch-blitz-easy-over-random"),
-    pytest.param(dutch.ENGINE, dutch.BOTS["perfect"], dutch.BOTS["forgetful"], {"variant": "passive", "target": 50},
-                 30, id="dutch-passive-perfect-over-forgetful"),
-    pytest.param(dutch.ENGINE, dutch.BOTS["forgetful"], RandomBot, {"variant": "passive", "target": 50}, 30,
-                 id="dutch-passive-forgetful-over-random"),
-    pytest.param(dutch.ENGINE, dutch.BOTS["perfect"], dutch.BOTS["forgetful"], {"variant": "aggressive"}, 60,
-                 id="dutch-aggressive-perfect-over-forgetful"),
-    pytest.param(dutch.ENGINE, dutch.BOTS["forgetful"], RandomBot, {"variant": "aggressive"}, 30,
-                 id="dutch-aggressive-forgetful-over-random"),
-    pytest.param(blitz.ENGINE, blitz.BOTS["heuristic"], blitz.BOTS["easy"], None, 60, id="blitz-heuristic-over-easy"),
-    pytest.param(blitz.ENGINE, blitz.BOTS["easy"], RandomBot, None, 30, id="blitz-easy-over-random"),
-]
+CASES = [pytest.param(game.engine, stronger, weaker, dict(measure.options) or None, measure.games, id=name)
+         for game in GAMES.values() for name, stronger, weaker, measure in strength_pairs(game)]
+"""Every pairing the games declare (``Game.measures``, ``bot.engine.game.strength_pairs``): each bot
+against the next weaker, the weakest against random play."""
 
 
 @pytest.mark.parametrize(("engine", "stronger", "weaker", "options", "games"), CASES)

@@ -1,6 +1,6 @@
 """Dutch, the memory card game (kind ``dutch``): engine, bots and figures (``docs/rules/dutch.md``)."""
 
-from bot.engine.game import Game
+from bot.engine.game import Game, Measure
 from bot.games.dutch.bots import BOTS, ForgetfulBot, PerfectBot
 from bot.games.dutch.engine import DutchEngine, DutchOptions, card_value
 from bot.games.dutch.figures import figures
@@ -37,5 +37,7 @@ GAME = Game(
     variants={"aggressive": {"variant": "aggressive"}},
     figures=figures,
     narrate=narrate,
+    measures=(Measure({"variant": "passive", "target": 50}, "passive"),
+              Measure({"variant": "aggressive"}, "aggressive")),
 )
 """The game's one declaration (``bot.engine.game``), registered through the ``parlor.games`` entry point."""

@@ -73,8 +73,8 @@ total}``, ``ready {player, ready}``, ``game_over {winners, totals}``.
 
 from __future__ import annotations
 
-from bot.engine.game import Game
-from bot.games.dutch_blitz.bots import BOTS, EasyBot, GreedyBot
+from bot.engine.game import Game, Measure
+from bot.games.dutch_blitz.bots import BOTS, EasyBot, GreedyBot, RandomBot
 from bot.games.dutch_blitz.engine import DutchBlitz
 from bot.games.dutch_blitz.figures import figures
 from bot.games.dutch_blitz.narrate import narrate
@@ -111,5 +111,7 @@ GAME = Game(
     table_settings=("race_window_ms", "bot_speed"),
     figures=figures,
     narrate=narrate,
+    baseline=RandomBot,  # random play that leaves the host's moves alone (§11)
+    measures=(Measure({"target": 30}, games=24),),
 )
 """The game's one declaration (``bot.engine.game``), registered through the ``parlor.games`` entry point."""
