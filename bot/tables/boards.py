@@ -14,7 +14,7 @@ import hashlib
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
 import discord
 
@@ -40,6 +40,15 @@ behind the redraws it caused (``docs/tables.md``, "Live boards")."""
 BOARD_NOTE_S = 8
 """Seconds a click's note (a refusal, a race result) stays on a board that is refreshed meanwhile."""
 
+
+
+class BoardHandle(Protocol):
+    """What edits an open board's message: the interaction whose original response it is, or a
+    token and message id kept of one (:class:`_Token`), or a follow-up (:class:`_FollowUp`).
+    """
+
+    async def edit_original_response(self, *, content: str, view: discord.ui.View | None) -> object:
+        """|coro| Edit the board's message to *content* and *view*."""
 
 
 @dataclass
@@ -76,7 +85,7 @@ class OpenBoard:
         "Live boards").
     """
 
-    interaction: Any
+    interaction: BoardHandle
     opened_ms: float
     version: int
     selection: str | None = None
@@ -269,7 +278,7 @@ class LiveBoards:
         # A board this interaction sent is a message of its own webhook, edited by id through its
         # token like any follow-up. A board a click updated was sent through an older token, so
         # it is edited as this interaction's original response, which needs the interaction.
-        handle: Any = interaction
+        handle: BoardHandle = interaction
         if reply.kind == "send" and message_id is not None:
             handle = _Token(interaction, message_id)
         board = OpenBoard(handle, now, reply.version, selection, note, now,

@@ -50,7 +50,8 @@ def _apply_specs(command: app_commands.Command[Any, Any, Any], specs: list[Optio
             param.min_value, param.max_value = spec.min, spec.max
 
 
-_TYPES: dict[type, Any] = {bool: bool, int: int, float: float, str: str}
+_TYPES = (bool, int, float, str)
+"""The option types a slash command takes."""
 
 
 def new_table_command(game: Game, open_table: OpenTable) -> app_commands.Group:

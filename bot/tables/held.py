@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from bot.engine import Action
 from bot.tables.core import Actor, wall_ms
@@ -45,7 +44,7 @@ class HeldMoves:
     def __init__(self, registry: TableRegistry, submit: Submit) -> None:
         self.registry = registry
         self.submit = submit
-        self._held: dict[tuple[int, str], asyncio.Task[Any]] = {}
+        self._held: dict[tuple[int, str], asyncio.Task[None]] = {}
 
     def hold(self, table: Table, person: Actor, player: str, action: Action, wait: Wait) -> Outcome:
         """Hold *person*'s *action* for seat *player* until *wait* is over, replacing a move they held
@@ -76,7 +75,7 @@ class HeldMoves:
         """Whether *player* has a move held at *table*."""
         return (table.id, player) in self._held
 
-    def _forget(self, table_id: int, player: str, task: asyncio.Task[Any]) -> None:
+    def _forget(self, table_id: int, player: str, task: asyncio.Task[None]) -> None:
         if self._held.get((table_id, player)) is task:
             del self._held[(table_id, player)]
 

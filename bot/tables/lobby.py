@@ -20,7 +20,7 @@ from bot.tables.messenger import Messenger
 from bot.tables.moves import Moves
 from bot.tables.registry import LIVE, TableRegistry
 from bot.tables.settings import check_settings
-from bot.tables.table import Seat, Table, TableError, TableStatus
+from bot.tables.table import GameOptions, Seat, Table, TableError, TableSettings, TableStatus
 from bot.tables.text import fit_text
 
 __all__ = ["Lobby"]
@@ -71,7 +71,7 @@ class Lobby:
         for hook in self.seen_hooks:
             self.registry.background(hook(table.id, user_id))
 
-    async def create_seated(self, kind: str, options: dict[str, Any], settings: dict[str, Any] | None, *,
+    async def create_seated(self, kind: str, options: GameOptions, settings: TableSettings | None, *,
                             guild_id: int | None, channel_id: int, seats: Sequence[tuple[int, str]],
                             host_id: int) -> Table:
         """|coro| Store a table of *kind* with exactly *seats* seated (``(user id, name)`` in seat order),
@@ -132,7 +132,7 @@ class Lobby:
             self.registry.background(self.messenger.mark_ended(table, fit_text(f"{text}\n{shown}")))
         return True
 
-    async def create(self, kind: str, actor: Actor, options: dict[str, Any], settings: dict[str, Any] | None, *,
+    async def create(self, kind: str, actor: Actor, options: GameOptions, settings: TableSettings | None, *,
                      guild_id: int | None, channel_id: int) -> Table:
         """|coro| Store a new table of *kind* hosted by *actor* in channel *channel_id*, the host seated.
 
@@ -152,7 +152,7 @@ class Lobby:
         table.seats.append(Seat(f"u{actor.user_id}", actor.user_id, None, actor.name))
         return table
 
-    def _check_options(self, kind: str, options: dict[str, Any], settings: dict[str, Any] | None = None) -> None:
+    def _check_options(self, kind: str, options: GameOptions, settings: TableSettings | None = None) -> None:
         """Raise :class:`TableError` naming what is wrong when *options* do not make a game of *kind*,
         or a table setting is outside its declaration (:func:`bot.tables.settings.check_settings`).
         """
@@ -162,7 +162,7 @@ class Lobby:
         except (TypeError, ValueError) as exc:
             raise TableError(f"Those options don't work: {exc}") from None
 
-    async def _store_table(self, kind: str, options: dict[str, Any], settings: dict[str, Any] | None, *,
+    async def _store_table(self, kind: str, options: GameOptions, settings: TableSettings | None, *,
                            guild_id: int | None, channel_id: int, host_id: int) -> Table:
         """|coro| Store a new table of *kind* (no seats yet) with a fresh seed and board-token secret."""
         engine_cls = self.registry.engine_cls(kind)

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import Any
 
-from bot.engine import Engine, Event
+from bot.engine import Action, Engine, Event
 from bot.engine.bots import Bot
 from bot.tables import snapshots
 from bot.tables.registry import TableRegistry
@@ -60,7 +59,7 @@ class Rebuilder:
                 "actions": [[player, action] for player, action in actions[:table.delivered]]}
         return self.make_bot(table, player, name, engine_cls.seen_by(log_, player), salt)
 
-    def rebuild(self, table: Table, actions: list[tuple[str, dict[str, Any]]],
+    def rebuild(self, table: Table, actions: list[tuple[str, Action]],
                 checkpoint: bytes | None = None) -> tuple[Engine, dict[str, Bot]]:
         """The engine and bots of *table* after *actions*, applied from *checkpoint* (a snapshot,
         :func:`bot.tables.snapshots.take`, with the bots it holds) or else from the deal (with a bot

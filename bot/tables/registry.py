@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["TableRegistry", "LIVE"]
 
 
-def _worded(value: Any) -> str:
+def _worded(value: object) -> str:
     """An option's value in words: ``on``/``off`` for a switch, else as it is."""
     return ("on" if value else "off") if isinstance(value, bool) else str(value)
 
@@ -81,7 +81,7 @@ class TableRegistry:
     # ------------------------------------------------------------------ the games
 
     def register_ui(self, ui: GameUI, *, engine: type[Engine] | None = None,
-                    bots: dict[str, Any] | None = None) -> None:
+                    bots: dict[str, Callable[..., Bot]] | None = None) -> None:
         """Make game *ui.kind* playable (called by its cog's ``cog_load``).
 
         Parameters

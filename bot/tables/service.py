@@ -44,7 +44,7 @@ from bot.tables.race import Outcome
 from bot.tables.rebuild import Rebuilder
 from bot.tables.registry import TableRegistry
 from bot.tables.restore import Restorer
-from bot.tables.table import Table, TableError, TableStatus
+from bot.tables.table import GameOptions, Table, TableError, TableSettings, TableStatus
 from bot.tables.text import CONTENT_MAX, fit_text
 from bot.tables.ui import GameUI
 
@@ -191,8 +191,8 @@ class TableService(Tables):
         self.board = self.boards.board
         self.budget, self.token_budget = self.messages.budget, self.messages.token_budget
 
-    async def open(self, kind: str, interaction: discord.Interaction, options: dict[str, Any],
-                   settings: dict[str, Any] | None = None) -> Table:
+    async def open(self, kind: str, interaction: discord.Interaction, options: GameOptions,
+                   settings: TableSettings | None = None) -> Table:
         """|coro|
 
         Open a table of *kind* for the user of *interaction* in a new thread of its channel (in
@@ -237,7 +237,7 @@ class TableService(Tables):
             await self.messages.post_invite(table, channel)
         return table
 
-    async def open_seated(self, kind: str, options: dict[str, Any], settings: dict[str, Any] | None, *,
+    async def open_seated(self, kind: str, options: GameOptions, settings: TableSettings | None, *,
                           guild_id: int | None, channel_id: int, seats: list[tuple[int, str]], host_id: int,
                           title: str | None = None, intro: str = "") -> Table:
         """|coro|

@@ -14,7 +14,15 @@ from bot.engine.bots import Bot
 from bot.tables.race import RaceArbiter
 from bot.tables.timers import TimerBook
 
-__all__ = ["Seat", "Table", "TableStatus", "TableError", "PrivateNote", "PUBLIC_EVENTS_KEPT"]
+__all__ = ["Seat", "Table", "TableStatus", "TableError", "PrivateNote", "PUBLIC_EVENTS_KEPT", "GameOptions",
+           "TableSettings"]
+
+GameOptions = dict[str, Any]
+"""A game's engine options as given to ``Engine.new`` (JSON-ready: option name to value)."""
+
+TableSettings = dict[str, Any]
+"""A table's own settings (``bot_speed``, ``race_window_ms``, ``pace``, its ``secret``, its
+``tournament``), JSON-ready: stored with the game."""
 
 PUBLIC_EVENTS_KEPT = 40
 """How many of its latest public events a table keeps (:attr:`Table.public_events`)."""
@@ -128,12 +136,12 @@ class Table:
     channel_id: int
     thread_id: int
     host_id: int
-    options: dict[str, Any]
+    options: GameOptions
     seed: int
     min_players: int
     max_players: int
     status: TableStatus = TableStatus.LOBBY
-    settings: dict[str, Any] = field(default_factory=dict)
+    settings: TableSettings = field(default_factory=dict)
     seats: list[Seat] = field(default_factory=list)
     engine: Engine | None = None
     version: int = field(default_factory=lambda: int(time.time() * 1000))
