@@ -151,15 +151,25 @@ def check_layout(items: Sequence[tuple[int | None, int]]) -> list[int]:
 
 
 def fit_label(text: str, limit: int = BUTTON_LABEL_MAX) -> str:
-    """*text* shortened on purpose to *limit* characters, ending with "…" when it was longer.
+    r"""*text* shortened on purpose to *limit* characters, ending with "…" when it was longer.
 
     For a game UI that builds a label from data of unknown length (a display name, a list); the
     kit itself never shortens a label it is given, it raises :class:`LimitError`.
 
+    A label is plain text, never markdown: a name escaped for messages (``john\_doe``) is shown
+    as typed (``john_doe``).
+
     >>> fit_label("Power swap: " + "Alice, " * 20, 30)
     'Power swap: Alice, Alice, Ali…'
+    >>> fit_label("john\\_doe's cards")
+    "john_doe's cards"
     """
+    text = _MARKDOWN_ESCAPE.sub(r"\1", text)
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+_MARKDOWN_ESCAPE = re.compile(r"\\([*_~`|>\\])")
+"""A backslash escaping a markdown character (``discord.utils.escape_markdown``)."""
 
 
 @dataclass(frozen=True)

@@ -47,8 +47,9 @@ class HeldMoves:
         self._held: dict[tuple[int, str], asyncio.Task[None]] = {}
 
     def hold(self, table: Table, person: Actor, player: str, action: Action, wait: Wait) -> Outcome:
-        """Hold *person*'s *action* for seat *player* until *wait* is over, replacing a move they held
-        before; returns the answer to their click (not accepted yet, saying when it is made).
+        """Hold *person*'s *action* until *wait* is over, replacing a move they held before; returns
+        the answer to their click (not accepted yet, saying when it is made). *player* keys it: the
+        person's seat, or ``"host:<user id>"`` for a host or moderator acting for the table.
         """
         self.drop(table, player)
         left_s = wait.left_ms / 1000
@@ -88,7 +89,7 @@ class HeldMoves:
         except Exception:  # a held move must never take the table down
             log.exception("held move of %s at table %s failed", player, table.id)
             return
-        if not outcome.accepted and not self.held(table, player):  # not held again by a new wait
+        if not outcome.accepted and not self.held(table, player) and table.seat_of_player(player) is not None:
             what = str(action.get("type", "move")).replace("_", " ")
             notes = table.private_notes.setdefault(player, [])
             notes.append(PrivateNote(f"Your {what} was not made: {outcome.reason}"[:300]))

@@ -128,7 +128,8 @@ class Interactions:
         try:
             async with table.lock:
                 if verb == "board":
-                    await self.lobby.take_back(table, actor)  # a seat a bot took while they were away
+                    if await self.lobby.take_back(table, actor):  # a seat a bot took while they were away
+                        self.lobby.note_seen(table, actor.user_id)
                     reply = self.board_reply(interaction, table)
                 elif verb == "howto":
                     reply = Reply("send", fit_text(self.registry.uis[table.kind].how_to_play(table)), ephemeral=True)
@@ -235,7 +236,8 @@ class Interactions:
             raise TableError("Use this inside the thread of a running table.")
         self.lobby.note_seen(table, interaction.user.id)
         async with table.lock:
-            await self.lobby.take_back(table, self.actor(interaction))
+            if await self.lobby.take_back(table, self.actor(interaction)):
+                self.lobby.note_seen(table, interaction.user.id)
             reply = self.board_reply(interaction, table)
         await self.send_reply(interaction, reply)
         self.boards.remember(table, reply, interaction)

@@ -60,14 +60,12 @@ class Lobby:
         self.messenger = messenger
         self.live = live
         self.seen_hooks: list[Callable[[int, int], Awaitable[Any]]] = []
-        self._seen: dict[int, set[int]] = {}
 
     def note_seen(self, table: Table, user_id: int) -> None:
         """Seated user *user_id* showed up at *table*: the :attr:`seen_hooks` hear it once per table."""
-        seen = self._seen.setdefault(table.id, set())
-        if user_id in seen or table.seat_of_user(user_id) is None:
+        if user_id in table.shown_up or table.seat_of_user(user_id) is None:
             return
-        seen.add(user_id)
+        table.shown_up.add(user_id)
         for hook in self.seen_hooks:
             self.registry.background(hook(table.id, user_id))
 
@@ -112,6 +110,10 @@ class Lobby:
         """
         await self.live(table.id)  # a table a restart left to replay later is replayed first
         async with table.lock:
+            away = table.away_of(user_id)
+            if away is not None:  # a bot already plays it: now for good, no way back
+                away.away = None
+                return True
             seat = table.seat_of_user(user_id)
             if seat is None or table.status != TableStatus.RUNNING:
                 return False
@@ -311,6 +313,10 @@ class Lobby:
         TableError
             That user is not seated, is the host, or the game has no bots.
         """
+        away = table.away_of(user_id)
+        if away is not None and away.away is not None:  # a bot plays it while they are away: now for good
+            name, away.away = away.away[1], None
+            return f"{name} was removed from table #{table.id}; the bot keeps their seat."
         seat = table.seat_of_user(user_id)
         if seat is None:
             raise TableError("That user is not seated at this table.")

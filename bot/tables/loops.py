@@ -12,14 +12,15 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from bot.engine import TURNS
+from bot.engine import TURNS, Action
+from bot.engine.bots import Bot
 from bot.tables.core import bot_speed_factor, now_ms, wait_event, wall_ms
 from bot.tables.messenger import Messenger
-from bot.tables.moves import Moves
+from bot.tables.moves import Decode, Moves
 from bot.tables.registry import TableRegistry
-from bot.tables.table import Seat, Table, TableStatus
+from bot.tables.table import Seat, Table, TableError, TableStatus
 from bot.tables.text import fit_text
-from bot.tables.ui import GameUI
+from bot.tables.ui import Click, GameUI
 
 __all__ = ["Loops"]
 
@@ -149,10 +150,22 @@ class Loops:
                 await asyncio.sleep(bot.delay_ms() * scale / 1000)
                 if table.status != TableStatus.RUNNING or table.bots.get(player) is not bot:
                     return  # the game ended, or the seat's person took it back
-                await self.moves.submit(table, player, choice, wall_ms())
+                await self.moves.submit(table, player, self._while_bot(bot, player, choice), wall_ms())
             except Exception:  # a bot must never take the table down, nor stop for good
                 log.exception("bot %s at table %s failed", player, table.id)
                 await asyncio.sleep(1)
+
+    @staticmethod
+    def _while_bot(bot: Bot, player: str, choice: Action) -> Decode:
+        """*choice*, made only while *bot* still plays seat *player* (read under the table lock, as
+        :meth:`Moves.submit <bot.tables.moves.Moves.submit>` decides): a person who took the seat back
+        meanwhile is not played for.
+        """
+        def decode(table: Table, _player: str) -> Click:
+            if table.bots.get(player) is not bot:
+                raise TableError("this seat is no longer the bot's")
+            return Click(choice)
+        return decode
 
     async def _timer_loop(self, table: Table) -> None:
         """Turn timers: warn, then play the rest of the turn (:meth:`_time_out`), then after N missed
@@ -191,7 +204,9 @@ class Loops:
                 if await self._time_out(table, seat.player_id):
                     table.timeouts[seat.player_id] = table.timeouts.get(seat.player_id, 0) + 1
                     if table.timeouts[seat.player_id] >= cfg.timeouts_before_bot:
-                        await self.replace_with_bot(table, seat, "timed out too often", returnable=True)
+                        async with table.lock:  # no move, and no person taking the seat back, meanwhile
+                            if table.status == TableStatus.RUNNING and not seat.is_bot:
+                                await self.replace_with_bot(table, seat, "timed out too often", returnable=True)
 
     async def _turn_pings(self, table: Table, starting: list[Seat]) -> None:
         """|coro| Mention once each person of *starting* (whose turn, or their part of the table's
@@ -199,6 +214,8 @@ class Loops:
         :data:`RECENTLY_MS` or turned the tables' pings off (``docs/tables.md``, "Playing").
         """
         now = self.clock()
+        ui = self.registry.uis[table.kind]
+        starting = [s for s in starting if ui.auto_action(table, s.player_id) is None]  # made for them: no ping
         dealt = table.last_event_ms.get("start", float("-inf"))  # no move yet: they sat down at the deal
         away = [s for s in starting if s.user_id is not None
                 and now - table.last_move_ms.get(s.player_id, dealt) >= RECENTLY_MS * self.registry.timer_scale]

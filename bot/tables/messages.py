@@ -186,6 +186,8 @@ class DiscordMessenger:
         invite card. Never raises.
         """
         await self.edit_invite(table)
+        self.tokens.pop(table.id, None)  # (a lobby that ended never ran the loop that lets these go)
+        self.views.pop(table.id, None)
         try:
             channel = self.channel(table)
             await self.budget.acquire(urgent=True)

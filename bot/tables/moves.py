@@ -195,11 +195,14 @@ class Moves:
                 return decided
             player, chosen, note = decided
             if person is not None:
-                table.timeouts.pop(player, None)  # a person who moves is back: their missed turns start afresh
-                self.held.drop(table, player)  # a newer move replaces one held back
+                own = table.seat_of_user(person.user_id) is not None  # else a host or moderator, for the table
+                key = player if own else f"host:{person.user_id}"
+                if own:
+                    table.timeouts.pop(player, None)  # a person who moves is back: their missed turns start afresh
+                self.held.drop(table, key)  # a newer move replaces one held back
                 wait = table.timers.wait_for(str(chosen.get("type")), self.clock())
                 if wait is not None:  # quick is never wrong: made when the game's timed rule allows it
-                    return self.held.hold(table, person, player, chosen, wait)
+                    return self.held.hold(table, person, key, chosen, wait)
             assert table.engine is not None and table.arbiter is not None
             resource = table.engine.contested_resource(player, chosen)
             if resource is None:

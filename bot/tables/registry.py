@@ -77,6 +77,7 @@ class TableRegistry:
         self.closing = False
         self.chores: set[asyncio.Task[Any]] = set()
         self._quiet: dict[int, set[int]] = {}  # guild id to the users who turned the tables' pings off
+        self._settings_lock = asyncio.Lock()  # one read-change-write of a server's settings at a time
 
     # ------------------------------------------------------------------ the games
 
@@ -161,18 +162,25 @@ class TableRegistry:
 
     async def set_pings(self, guild_id: int, user_id: int, *, on: bool) -> None:
         """|coro| Turn the tables' pings on or off for *user_id* in server *guild_id* (stored at once)."""
-        quiet = set(await self.quiet_users(guild_id))
-        if on:
-            quiet.discard(user_id)
-        else:
-            quiet.add(user_id)
-        settings = await self.storage.guild_settings(guild_id)
-        await self.storage.set_guild_settings(guild_id, {**settings, "quiet_users": sorted(quiet)})
-        self._quiet[guild_id] = quiet
+        async with self._settings_lock:
+            settings = await self.storage.guild_settings(guild_id)
+            quiet = {int(u) for u in settings.get("quiet_users", [])}
+            if on:
+                quiet.discard(user_id)
+            else:
+                quiet.add(user_id)
+            await self.storage.set_guild_settings(guild_id, {**settings, "quiet_users": sorted(quiet)})
+            self._quiet[guild_id] = quiet
 
     async def pingable(self, table: Table, user_ids: list[int]) -> list[int]:
-        """|coro| Those of *user_ids* who have not turned the tables' pings off in *table*'s server."""
-        quiet = await self.quiet_users(table.guild_id)
+        """|coro| Those of *user_ids* who have not turned the tables' pings off in *table*'s server
+        (all of them when the settings cannot be read: a turn timer must never stop on it).
+        """
+        try:
+            quiet = await self.quiet_users(table.guild_id)
+        except Exception:
+            log.warning("could not read the pings of server %s; pinging as usual", table.guild_id, exc_info=True)
+            return list(user_ids)
         return [u for u in user_ids if u not in quiet]
 
     # ------------------------------------------------------------------ what the table shows

@@ -125,7 +125,9 @@ class Restorer:
                                                  thread_id=table.thread_id, host_id=table.host_id or actor.user_id,
                                                  settings=settings)
         seats = [Seat(f"u{actor.user_id}", actor.user_id, None, actor.name)]
-        seats += [Seat(s.player_id, None, s.bot_name, s.name) for s in table.seats if s.is_bot and s.away is None]
+        # The table's own bots come along; a seat a bot took from a person stays that person's to claim.
+        seats += [Seat(s.player_id, None, s.bot_name, s.name) for s in table.seats
+                  if s.is_bot and s.player_id.startswith("bot")]
         new = Table(id=game_id, kind=table.kind, title=table.title, guild_id=table.guild_id,
                     channel_id=table.channel_id, thread_id=table.thread_id, host_id=table.host_id or actor.user_id,
                     options=table.options, seed=seed, min_players=table.min_players, max_players=table.max_players,

@@ -156,6 +156,8 @@ class Table:
     notice: str = ""
     private_notes: dict[str, list[PrivateNote]] = field(default_factory=dict)
     timeouts: dict[str, int] = field(default_factory=dict)
+    shown_up: set[int] = field(default_factory=set)
+    """The seated users who showed up at the table (opened their board, moved), for the seen hooks."""
     rematch_id: int | None = None
     """The lobby gathering this finished table's rematch, once someone asked for it."""
     last_event_ms: dict[str, float] = field(default_factory=dict)

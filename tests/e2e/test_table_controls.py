@@ -192,3 +192,33 @@ async def test_table_end_stops_the_game_and_marks_the_message(fake: FakeDiscord,
     assert message.buttons == [] and "ended by alice" in message.content
     assert 1 not in bot.tables.tables
     assert (await bot.storage.game(1)).status == "cancelled"
+
+
+async def test_a_player_who_left_can_join_the_rematch(fake: FakeDiscord, world: World, bot) -> None:
+    """Bob leaves mid-game (a bot plays his seat to the end); Alice's Rematch brings the table's own
+    bots, not the one playing Bob's seat, so Join on the rematch seats Bob (review of issue #30: his
+    seat id was taken twice and the lobby failed)."""
+    thread, lobby = await open_table(fake, world, tricks=1)
+    await fake.click(world.bob, lobby, "Join")
+    await fake.click(world.alice, lobby, "Start")
+    table = bot.tables.tables[1]
+    await fake.click(world.bob, lobby, "Leave game")
+    for _ in range(50):
+        if table.engine.is_over:
+            break
+        if table.engine.view(None)["turn"] == f"u{world.alice.id}":
+            board = (await fake.click(world.alice, lobby, "Open my hand")).message
+            await fake.click(world.alice, board, board.buttons[0].custom_id)
+        else:
+            await fake.wait_for(lambda: table.engine.is_over
+                                or table.engine.view(None)["turn"] == f"u{world.alice.id}",
+                                timeout=5, what="the bot's card")
+    await fake.wait_for(lambda: "Rematch" in [b.label for b in fake.message(lobby.id).buttons], timeout=5)
+    opened = await fake.click(world.alice, lobby, "Rematch")
+    new = bot.tables.tables[2]
+    assert [s.user_id for s in new.seats] == [world.alice.id], "no bot took Bob's place in the rematch"
+    joined = await fake.click(world.bob, opened.message, "Join")
+    assert not joined.failed and not joined.ephemeral, joined.content
+    assert [s.user_id for s in new.seats] == [world.alice.id, world.bob.id]
+    started = await fake.click(world.alice, opened.message, "Start")
+    assert not started.failed and new.status == "running"

@@ -22,7 +22,7 @@ from bot.tables.core import Actor
 from bot.tables.messenger import RecordingMessenger
 from bot.tables.moves import outcome_note
 from bot.tables.service import Tables
-from bot.tables.table import Table, TableError
+from bot.tables.table import Table, TableError, TableStatus
 from bot.tables.ui import GameUI
 from tests.engine.sample_game import BOTS, HighCard, LowestBot
 
@@ -472,3 +472,73 @@ async def test_the_lobby_says_in_words_only_the_options_that_differ_from_the_def
     assert "undercut" not in text and "=" not in text, "a default is not repeated, nothing reads as code"
     plain = await tables.create("high-card", BOB, {}, None, guild_id=10, channel_id=23)
     assert "the standard rules" in tables.lobby_text(plain)
+
+
+async def test_an_unseated_hosts_held_move_is_not_the_first_seats(tables: Tables) -> None:
+    """A moderator who does not play holds End hand for the table: the first seat's own moves neither
+    cancel it nor count as the moderator's, and it is made when the wait is over (review of issue #30)."""
+    from bot.games.dutch_blitz import BOTS as DB_BOTS
+    from bot.games.dutch_blitz import ENGINE as DutchBlitz
+
+    tables.register_ui(ui_for("dutch-blitz"), engine=DutchBlitz, bots=DB_BOTS)
+    table = await tables.create("dutch-blitz", ALICE, {"stuck_seconds": 1}, None, guild_id=10, channel_id=21)
+    tables.tables[table.id] = table
+    await tables.join(table, BOB)
+    await tables.start(table, ALICE)
+    held = await tables.submit(table, MOD, {"type": "end_hand"}, 0)
+    assert held.note.startswith("⏳") and tables.moves.held.held(table, f"host:{MOD.user_id}")
+    table.timeouts[f"u{ALICE.user_id}"] = 1
+    await tables.submit(table, ALICE, {"type": "flip"}, 0)  # the first seat plays on
+    assert tables.moves.held.held(table, f"host:{MOD.user_id}"), "her move did not cancel the moderator's"
+    changed = table.changed
+    for _ in range(100):
+        if table.engine is not None and table.engine.view(None)["phase"] == "between":
+            break
+        await asyncio.wait_for(changed.wait(), timeout=30)
+        changed = table.changed
+    assert table.engine is not None and table.engine.view(None)["phase"] == "between"
+
+
+async def test_a_seat_a_bot_took_for_good_has_no_way_back(tables: Tables) -> None:
+    """Bob idled, a bot took his seat; the host then removes him: opening his board no longer gives
+    the seat back; nor does it after a tournament's ruling (seat_to_bot) (review of issue #30)."""
+    table = await lobby(tables)
+    await tables.join(table, BOB)
+    await tables.start(table, ALICE)
+    seat = table.seat_of_user(BOB.user_id)
+    assert seat is not None
+    async with table.lock:
+        await tables.loops.replace_with_bot(table, seat, "idle", returnable=True)
+    assert table.away_of(BOB.user_id) is seat
+    said = await tables.kick_seat(table, BOB.user_id)
+    assert "bob was removed" in said and table.away_of(BOB.user_id) is None
+    async with table.lock:
+        assert not await tables.lobby.take_back(table, BOB)
+    assert seat.is_bot
+
+
+async def test_the_turn_ping_skips_a_move_the_table_makes_by_itself(tables: Tables) -> None:
+    """Dutch's reveal is made by the table (the UI's automatic move): the person it waits for is not
+    pinged for it; the same person waiting to draw is (review of issue #30, items 2 and 4)."""
+    from cogs._dutch_ui import DutchUI
+    from tests.games.dutch.helpers import prepared
+
+    tables.register_ui(DutchUI())
+    table = await tables.create("dutch", ALICE, {}, None, guild_id=10, channel_id=24)
+    await tables.join(table, BOB)
+    seat_ids = [s.player_id for s in table.seats]
+    table.engine = prepared({seat_ids[0]: ["5H", "KS"], seat_ids[1]: ["5S", "2D"]}, deck=["3C"], turn=0)
+    table.status = TableStatus.RUNNING
+    bob = table.seats[1]
+    said = recorded(tables)
+    async def pings_for(seat: Any) -> int:
+        await tables.loops._turn_pings(table, [seat])
+        if table.tasks:  # the ping is posted by a task of the table's
+            await asyncio.wait(table.tasks)
+        return len(said.pinged)
+
+    assert await pings_for(table.seats[0]) == 1, "Alice, away since the deal, waiting to draw: pinged"
+    table.engine.apply(seat_ids[0], {"type": "draw"})
+    table.engine.apply(seat_ids[0], {"type": "discard"})
+    assert table.engine.legal_actions(bob.player_id)[0] == {"type": "reveal"}
+    assert await pings_for(bob) == 1, "the reveal the table makes itself pings nobody"
