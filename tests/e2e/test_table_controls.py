@@ -130,6 +130,20 @@ async def test_rematch_gathers_the_players_and_the_host_deals(fake: FakeDiscord,
     assert not started.failed and new.status == "running"
 
 
+async def alice_plays_against_the_bot(fake: FakeDiscord, world: World, lobby, table) -> None:
+    """Alice plays her first card at each of her turns, the bot its own, until the game is over."""
+    for _ in range(50):
+        if table.engine.is_over:
+            return
+        if table.engine.view(None)["turn"] == f"u{world.alice.id}":
+            board = (await fake.click(world.alice, lobby, "Open my hand")).message
+            await fake.click(world.alice, board, board.buttons[0].custom_id)
+        else:
+            await fake.wait_for(lambda: table.engine.is_over
+                                or table.engine.view(None)["turn"] == f"u{world.alice.id}",
+                                timeout=5, what="the bot's card")
+
+
 async def test_an_expired_rematch_button_is_disabled(fake: FakeDiscord, world: World, bot, monkeypatch) -> None:
     """Once a finished table is let go, its message's Rematch is disabled (not green and silent)."""
     from bot.tables import messages
@@ -139,16 +153,7 @@ async def test_an_expired_rematch_button_is_disabled(fake: FakeDiscord, world: W
     await fake.click(world.alice, lobby, "Add bot")
     await fake.click(world.alice, lobby, "Start")
     table = bot.tables.tables[1]
-    for _ in range(50):
-        if table.engine.is_over:
-            break
-        if table.engine.view(None)["turn"] == f"u{world.alice.id}":
-            board = (await fake.click(world.alice, lobby, "Open my hand")).message
-            await fake.click(world.alice, board, board.buttons[0].custom_id)
-        else:
-            await fake.wait_for(lambda: table.engine.is_over
-                                or table.engine.view(None)["turn"] == f"u{world.alice.id}",
-                                timeout=5, what="the bot's card")
+    await alice_plays_against_the_bot(fake, world, lobby, table)
     await fake.wait_for(lambda: [(b.label, b.disabled) for b in fake.message(lobby.id).buttons]
                         == [("Rematch (expired)", True)], timeout=5, what="the Rematch button to expire")
     assert 1 not in bot.tables.tables
@@ -203,16 +208,7 @@ async def test_a_player_who_left_can_join_the_rematch(fake: FakeDiscord, world: 
     await fake.click(world.alice, lobby, "Start")
     table = bot.tables.tables[1]
     await fake.click(world.bob, lobby, "Leave game")
-    for _ in range(50):
-        if table.engine.is_over:
-            break
-        if table.engine.view(None)["turn"] == f"u{world.alice.id}":
-            board = (await fake.click(world.alice, lobby, "Open my hand")).message
-            await fake.click(world.alice, board, board.buttons[0].custom_id)
-        else:
-            await fake.wait_for(lambda: table.engine.is_over
-                                or table.engine.view(None)["turn"] == f"u{world.alice.id}",
-                                timeout=5, what="the bot's card")
+    await alice_plays_against_the_bot(fake, world, lobby, table)
     await fake.wait_for(lambda: "Rematch" in [b.label for b in fake.message(lobby.id).buttons], timeout=5)
     opened = await fake.click(world.alice, lobby, "Rematch")
     new = bot.tables.tables[2]
