@@ -237,7 +237,14 @@ class Moves:
         winner: Claim | None = None
         winner_outcome = Outcome(False)
         decided: list[tuple[Claim, Outcome]] = []
-        async with table.lock:
+        try:
+            await table.lock.acquire()
+        except asyncio.CancelledError:  # the table ended while this window waited its turn: say so
+            for claim in claims:
+                if not claim.payload.done():
+                    claim.payload.set_result(Outcome(False, "The table was ended."))
+            raise
+        try:
             for claim in claims:
                 try:
                     outcome = await self._apply(table, claim.player, claim.action, claim.discord_ts_ms)
@@ -256,6 +263,12 @@ class Moves:
             for claim, outcome in decided:
                 if not claim.payload.done():
                     claim.payload.set_result(outcome)
+        finally:
+            table.lock.release()
+            answered = {id(claim): outcome for claim, outcome in decided}
+            for claim in claims:  # cut short midway (the table ended): nobody is left waiting
+                if not claim.payload.done():
+                    claim.payload.set_result(answered.get(id(claim), Outcome(False, "The table was ended.")))
 
     async def _apply(self, table: Table, player: str, action: Action, discord_ts_ms: int | None) -> Outcome:
         """Apply, log (committed) and announce one move; the table lock is held."""

@@ -542,3 +542,25 @@ async def test_the_turn_ping_skips_a_move_the_table_makes_by_itself(tables: Tabl
     table.engine.apply(seat_ids[0], {"type": "discard"})
     assert table.engine.legal_actions(bob.player_id)[0] == {"type": "reveal"}
     assert await pings_for(bob) == 1, "the reveal the table makes itself pings nobody"
+
+
+async def test_a_race_window_closing_when_the_table_ends_still_answers_its_claims(tables: Tables) -> None:
+    """/table end while a closed race window waits for the table lock (another move holds it): the
+    window is cut short, and its claim is answered, not left waiting (docs/tables.md, "Playing")."""
+    table = await lobby(tables, kind="grab")
+    await tables.join(table, BOB)
+    await tables.start(table, ALICE)
+    claim = asyncio.create_task(tables.submit(table, ALICE, {"type": "grab"}, 1_000))
+    for _ in range(1000):  # the claim opens its window
+        if table.arbiter is not None and table.arbiter.deadline("token") is not None:
+            break
+        await asyncio.sleep(0.001)
+    async with table.lock:  # another move holds the table while the window closes
+        for _ in range(5000):  # the window closes (its claims taken out) and waits for the lock
+            if table.arbiter.deadline("token") is None:
+                break
+            await asyncio.sleep(0.001)
+        await asyncio.sleep(0)
+        await tables.registry.cancel(table, "ended")
+    outcome = await asyncio.wait_for(claim, timeout=5)
+    assert not outcome.accepted and outcome.reason == "The table was ended."
