@@ -21,12 +21,16 @@ from bot.engine import GAMES, Action, Event
 from bot.games.blitzkrieg.scenarios import SCENARIOS
 from bot.tables import GameUI, Table
 from bot.tables.settings import PACES
-from bot.tables.ui import fit_label
+from bot.tables.ui import CONTENT_MAX, fit_label
 
 __all__ = ["BlitzkriegUI", "PACES"]
 
 NAMES = {s.key: s.name for s in SCENARIOS}
 """Scenario key to its name, in precedence order (``docs/rules/blitzkrieg.md`` §7)."""
+
+BEFORE_ROOM = 300
+"""Characters of Discord's 2,000 that the earlier battles' line leaves for what the table adds to
+the message (a notice above it, the final standings below): the line goes first when room is short."""
 
 STORY_CHARS = 1500
 """At most this many characters of a battle's steps are on the table message (the first step and the
@@ -96,8 +100,8 @@ class BlitzkriegUI(GameUI):
             lines.append("")
             lines += self._battle_lines(table, battle, shown)
         earlier = view["earlier"][-2:]
-        if earlier:  # a battle's outcome stays readable after the next Battle! (docs/rules/blitzkrieg.md, On Discord)
-            lines.append("Before: " + " · ".join(self._summary_line(table, b) for b in reversed(earlier)))
+        before = len(lines)  # a battle's outcome stays readable after the next Battle! (rules §11)
+        summaries = [self._summary_line(table, b) for b in reversed(earlier)]
         turned = {p: c for p, c in view["turned"].items() if c is not None}
         if turned and not view["pending"]:
             p = next(iter(turned))
@@ -113,6 +117,12 @@ class BlitzkriegUI(GameUI):
         if view["tally"]:
             seen = " · ".join(f"{name} ×{view['tally'][key]}" for key, name in NAMES.items() if key in view["tally"])
             lines.append(f"\nScenarios seen: {seen}")
+        while summaries:  # as many earlier battles as there is room for (the table adds a notice, the result)
+            line = "Before: " + " · ".join(summaries)
+            if len("\n".join(lines)) + len(line) + 1 <= CONTENT_MAX - BEFORE_ROOM:
+                lines.insert(before, line)
+                break
+            summaries.pop()
         return "\n".join(lines)
 
     def _summary_line(self, table: Table, battle: dict[str, Any]) -> str:
