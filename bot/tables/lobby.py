@@ -289,21 +289,6 @@ class Lobby:
         await self.registry.save_seats(table)
         table.version += 1
 
-    def moderated_table(self, channel_id: int | None, actor: Actor) -> Table:
-        """The live table of thread *channel_id*, if *actor* runs it.
-
-        Raises
-        ------
-        TableError
-            No live table there, or *actor* is neither its host nor a moderator.
-        """
-        table = self.registry.table_in(channel_id)
-        if table is None:
-            raise TableError("Use this inside the thread of a live table.")
-        if not self.registry.is_host(table, actor):
-            raise TableError("Only the host or a member with Manage Threads can do that.")
-        return table
-
     async def kick_seat(self, table: Table, user_id: int) -> str:
         """|coro| Remove user *user_id* from *table* (lock held): in a lobby the seat is freed, in a game a bot
         takes it. Returns what happened, in words.

@@ -18,7 +18,7 @@ from bot.engine.bots import Bot
 from bot.engine.options import describe_options
 from bot.tables.core import Actor
 from bot.tables.race import Outcome
-from bot.tables.table import Table, TableStatus
+from bot.tables.table import Table, TableError, TableStatus
 from bot.tables.text import fit_text
 from bot.tables.ui import GameUI
 
@@ -132,6 +132,21 @@ class TableRegistry:
     def table_in(self, channel_id: int | None) -> Table | None:
         """The live table whose thread (or channel, when it has no thread) is *channel_id*."""
         return next((t for t in self.tables.values() if t.thread_id == channel_id and t.status in LIVE), None)
+
+    def moderated_table(self, channel_id: int | None, actor: Actor) -> Table:
+        """The live table of thread *channel_id*, if *actor* runs it.
+
+        Raises
+        ------
+        TableError
+            No live table there, or *actor* is neither its host nor a moderator.
+        """
+        table = self.table_in(channel_id)
+        if table is None:
+            raise TableError("Use this inside the thread of a live table.")
+        if not self.is_host(table, actor):
+            raise TableError("Only the host or a member with Manage Threads can do that.")
+        return table
 
     def on_this_shard(self, guild_id: int | None) -> bool:
         """Whether a guild's tables belong to this process (Discord's ``(guild_id >> 22) % shard_count``)."""

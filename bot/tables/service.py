@@ -124,7 +124,7 @@ class Tables:
         self.add_bot, self.start, self.cancel = lobby.add_bot, lobby.start, lobby.cancel
         self.kick_seat, self.make_host, self.seat_to_bot = lobby.kick_seat, lobby.make_host, lobby.seat_to_bot
         self.close_table, self.note_seen = lobby.close_table, lobby.note_seen
-        self.moderated_table, self.endable_table = lobby.moderated_table, lobby.endable_table
+        self.moderated_table, self.endable_table = registry.moderated_table, lobby.endable_table
         self.start_tasks = self.loops.start_tasks
         # The parts' shared state, as the façade's own: the same objects, never rebound.
         self.storage, self.config = registry.storage, registry.config
@@ -324,7 +324,7 @@ class TableService(Tables):
     async def _moderate(self, interaction: discord.Interaction,
                         change: Callable[[Table], Awaitable[str]]) -> str:
         """Make *change* to this thread's table under its lock (host or moderators), then redraw its lobby."""
-        table = self.lobby.moderated_table(interaction.channel_id, self.interactions.actor(interaction))
+        table = self.registry.moderated_table(interaction.channel_id, self.interactions.actor(interaction))
         async with table.lock:
             answer = await change(table)
         self.registry.background(self.messages.edit_lobby(table))
