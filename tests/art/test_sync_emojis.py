@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-import os
-import sys
 from pathlib import Path
 
 from bot.art import ART_VERSION, EMOJI_KEYS, emoji_name, emoji_png
 from sandbox import FakeDiscord
+from tests.foundation.test_cli import run_parlor_async
 
 ROOT = Path(__file__).resolve().parents[2]
 WANTED = {emoji_name(k) for k in EMOJI_KEYS}
@@ -17,20 +15,9 @@ WANTED = {emoji_name(k) for k in EMOJI_KEYS}
 async def parlor_sync(fake: FakeDiscord, tmp_path: Path) -> tuple[int, str, str]:
     """Runs `parlor sync --guild ID` pointed at *fake*; returns its exit status, stdout and stderr."""
     guild = next(iter(fake.guilds.values())) if fake.guilds else fake.add_guild("Parlor Test")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "PARLOR_"))}
-    env.update(DISCORD_TOKEN=fake.token, DISCORD_API_BASE=fake.api_base, DISCORD_GATEWAY=fake.gateway_url,
-               PARLOR_DB=str(tmp_path / "sync.db"), PYTHONPATH=str(ROOT))
-    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "sync", "--guild", str(guild.id),
-                                                env=env, cwd=tmp_path, stdout=asyncio.subprocess.PIPE,
-                                                stderr=asyncio.subprocess.PIPE)
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(), timeout=120)
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
-    assert proc.returncode is not None
-    return proc.returncode, out.decode(), err.decode()
+    return await run_parlor_async("sync", "--guild", str(guild.id), cwd=tmp_path,
+                                  env={"DISCORD_TOKEN": fake.token, "DISCORD_API_BASE": fake.api_base,
+                                       "DISCORD_GATEWAY": fake.gateway_url, "PARLOR_DB": str(tmp_path / "sync.db")})
 
 
 def names(fake: FakeDiscord) -> list[str]:
