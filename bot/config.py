@@ -36,6 +36,9 @@ __all__ = [
     "TournamentsConfig",
     "Config",
     "load_config",
+    "check_tables_value",
+    "check_tables",
+    "tables_range",
     "ENV_OVERRIDES",
     "TOKEN_HELP",
 ]
@@ -362,7 +365,44 @@ def _validate(config: Config) -> None:
                           f"got api_base={config.discord.api_base!r}, gateway={config.discord.gateway!r}")
     if not config.database.path.strip():
         raise ConfigError("database.path", "got an empty path, expected a file path such as ./parlor.db")
-    t = config.tables
+    check_tables(config.tables)
+    d = config.discord
+    if d.shard_ids and (d.shard_count == 0 or any(not 0 <= s < d.shard_count for s in d.shard_ids)):
+        raise ConfigError("discord.shard_ids",
+                          f"got {list(d.shard_ids)}, expected ids from 0 to discord.shard_count-1 "
+                          f"(shard_count is {d.shard_count})")
+
+
+def check_tables_value(name: str, value: Any) -> Any:
+    """*value* checked as key ``tables.<name>`` of the file is (type and range, :data:`_RANGES`): a
+    server's own turn and idle times take the same values as the config (``docs/tables.md``,
+    "Server settings").
+
+    Raises
+    ------
+    ConfigError
+        No such key of ``[tables]``, or a value it does not take; the message says what it takes.
+    """
+    defaults = TablesConfig()
+    if name not in {f.name for f in fields(TablesConfig)}:
+        raise ConfigError(f"tables.{name}", "unknown key")
+    return _coerce(f"tables.{name}", value, getattr(defaults, name))
+
+
+def tables_range(name: str) -> tuple[int, int] | None:
+    """The inclusive range key ``tables.<name>`` takes, or ``None`` when it has none."""
+    return _RANGES.get(f"tables.{name}")
+
+
+def check_tables(t: TablesConfig) -> None:
+    """Check the ``[tables]`` values that depend on one another (a warning comes before its timeout).
+
+    Raises
+    ------
+    ConfigError
+        ``tables.turn_warning_seconds`` not below ``tables.turn_timeout_seconds``, or
+        ``tables.idle_warning_seconds`` not below ``tables.idle_seconds``.
+    """
     if t.turn_warning_seconds >= t.turn_timeout_seconds:
         raise ConfigError("tables.turn_warning_seconds",
                           f"got {t.turn_warning_seconds}, expected less than tables.turn_timeout_seconds "
@@ -370,11 +410,6 @@ def _validate(config: Config) -> None:
     if t.idle_warning_seconds >= t.idle_seconds:
         raise ConfigError("tables.idle_warning_seconds",
                           f"got {t.idle_warning_seconds}, expected less than tables.idle_seconds ({t.idle_seconds})")
-    d = config.discord
-    if d.shard_ids and (d.shard_count == 0 or any(not 0 <= s < d.shard_count for s in d.shard_ids)):
-        raise ConfigError("discord.shard_ids",
-                          f"got {list(d.shard_ids)}, expected ids from 0 to discord.shard_count-1 "
-                          f"(shard_count is {d.shard_count})")
 
 
 def load_config(path: str | os.PathLike[str] | None = None,

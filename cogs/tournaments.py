@@ -79,12 +79,7 @@ def parse_options(kind_engine: Any, text: str | None) -> dict[str, Any]:
             raise TournamentError(f"Game options are key=value words; the keys are: {', '.join(specs) or 'none'}.")
         spec = specs[key]
         try:
-            if spec.type is bool:
-                if value.lower() not in ("true", "false", "yes", "no", "1", "0", "on", "off"):
-                    raise ValueError(value)
-                out[key] = value.lower() in ("true", "yes", "1", "on")
-            else:
-                out[key] = spec.type(value)
+            out[key] = spec.parse(value)
         except ValueError:
             raise TournamentError(f"{key} takes {spec.allowed}, not {value!r}.") from None
     return out
@@ -227,12 +222,14 @@ class TournamentsCog(commands.Cog):
     # ------------------------------------------------------------------ who asks
 
     def may_create(self, interaction: discord.Interaction) -> bool:
-        """Manage Server, Manage Events, administrators, or a role of ``tournaments.organizer_role_ids``."""
+        """Manage Server, Manage Events, administrators, or one of the server's organizer roles
+        (``/settings role``, else ``tournaments.organizer_role_ids``).
+        """
         perms = getattr(interaction, "permissions", None)
         if perms is not None and (perms.manage_guild or perms.manage_events or perms.administrator):
             return True
         roles = {r.id for r in getattr(interaction.user, "roles", [])}
-        return bool(roles & set(self.bot.config.tournaments.organizer_role_ids))
+        return bool(roles & set(self.bot.tables.server.organizer_role_ids(interaction.guild_id)))
 
     def actor(self, interaction: discord.Interaction) -> Actor:
         """Who asks: a moderator (who may step in for any organizer) creates tournaments or moderates tables."""

@@ -30,6 +30,9 @@ __all__ = ["OptionSpec", "option", "describe_options", "check_options"]
 
 _KEY = "parlor_option"
 
+_SWITCH = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
+"""The words a person may type for a switch's value (:meth:`OptionSpec.parse`)."""
+
 
 @dataclass(frozen=True)
 class OptionSpec:
@@ -69,6 +72,29 @@ class OptionSpec:
         if self.type is int:
             return f"a whole number from {self.min} to {self.max}"
         return f"a {self.type.__name__}"
+
+    def parse(self, text: str) -> Any:
+        """*text* as typed by a person (a slash command's words, ``key=value``) as a value of this option's
+        type: ``on``/``off``, ``true``/``false``, ``yes``/``no``, ``1``/``0`` for a switch, a number for a
+        number. Its range and choices are not checked here (:meth:`accepts`, :func:`check_options`).
+
+        Raises
+        ------
+        ValueError
+            *text* is not of the type at all: ``<name> must be <allowed>, got <text>``.
+        """
+        word = text.strip()
+        if self.type is bool:
+            if word.lower() in _SWITCH:
+                return _SWITCH[word.lower()]
+        elif self.type in (int, float):
+            try:
+                return self.type(word.replace("\u2212", "-"))  # a typed minus sign is a minus
+            except ValueError:
+                pass
+        else:
+            return word
+        raise ValueError(f"{self.name} must be {self.allowed}, got {text!r}")
 
     def accepts(self, value: Any) -> bool:
         """Whether *value* is an allowed value of this option (``True`` is not a number here)."""

@@ -47,6 +47,11 @@ class RatingStore:
         row = await self._db.row("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return json.loads(row[0]) if row else {}
 
+    async def all_guild_settings(self) -> dict[int, dict[str, Any]]:
+        """|coro| Every guild's settings, by guild id (guilds that saved none are not in it)."""
+        rows = await self._db.rows("SELECT guild_id, settings FROM guild_settings")
+        return {int(r[0]): json.loads(r[1]) for r in rows}
+
     async def set_guild_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
         """|coro| Replace a guild's settings."""
         async with self._db.transaction() as db:

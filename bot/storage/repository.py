@@ -106,6 +106,7 @@ class Storage:
         self.save_ratings = ratings.save_ratings
         self.guild_settings = ratings.guild_settings
         self.set_guild_settings = ratings.set_guild_settings
+        self.all_guild_settings = ratings.all_guild_settings
 
         tournaments = self.tournament_store
         self.create_tournament = tournaments.create_tournament

@@ -19,7 +19,7 @@ from bot.tables.loops import Loops
 from bot.tables.messenger import Messenger
 from bot.tables.moves import Moves
 from bot.tables.registry import LIVE, TableRegistry
-from bot.tables.settings import check_settings
+from bot.tables.settings import check_table
 from bot.tables.table import GameOptions, Seat, Table, TableError, TableSettings, TableStatus
 from bot.tables.text import fit_text
 
@@ -144,7 +144,11 @@ class Lobby:
         ------
         TableError
             Bad options, or *actor* already sits at a live table in this channel.
+
+        What *options* and *settings* leave out comes from the server's defaults, else the declared
+        ones (:meth:`ServerSettings.table_defaults <bot.tables.server.ServerSettings.table_defaults>`).
         """
+        options, settings = self.registry.server.table_defaults(kind, guild_id, options, settings)
         self._check_options(kind, options, settings)
         for t in self.registry.tables.values():
             if t.channel_id == channel_id and t.status in LIVE and t.seat_of_user(actor.user_id):
@@ -159,8 +163,7 @@ class Lobby:
         or a table setting is outside its declaration (:func:`bot.tables.settings.check_settings`).
         """
         try:
-            self.registry.engine_cls(kind).Options(**options)
-            check_settings(settings or {})
+            check_table(self.registry.engine_cls(kind).Options, options, settings)
         except (TypeError, ValueError) as exc:
             raise TableError(f"Those options don't work: {exc}") from None
 

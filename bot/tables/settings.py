@@ -20,7 +20,7 @@ from typing import Any
 from bot.engine.options import OptionSpec
 from bot.tables.core import BOT_SPEEDS
 
-__all__ = ["TABLE_SETTINGS", "PACES", "check_settings"]
+__all__ = ["TABLE_SETTINGS", "PACES", "check_settings", "check_table"]
 
 PACES = ("click", "auto")
 """Blitzkrieg's paces (the ``pace`` setting): a battle on each click of Battle!, or at a readable pace."""
@@ -59,3 +59,20 @@ def check_settings(settings: Mapping[str, Any]) -> None:
             high = spec.max if spec.max is not None else value
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise ValueError(f"setting {name} must be a whole number from {spec.min} to {spec.max}, got {value!r}")
+
+
+def check_table(options_cls: type, options: Mapping[str, Any], settings: Mapping[str, Any] | None = None) -> None:
+    """Check that *options* make a game of *options_cls* (the engine's ``Options``, built with them:
+    every option's declaration and the rules between options) and that *settings* are within their
+    declarations (:func:`check_settings`): the one check of what a table is opened with, by
+    ``/<kind> new`` and by a server's defaults (``docs/tables.md``, "Lobby" and "Server settings").
+
+    Raises
+    ------
+    ValueError
+        An option or a setting is not allowed; the message names it, what it takes and the value.
+    TypeError
+        An option the game does not have.
+    """
+    options_cls(**options)
+    check_settings(settings or {})
