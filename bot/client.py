@@ -229,7 +229,8 @@ class ParlorBot(commands.Bot):
         self._thresholds = gc.get_threshold()
         from bot.tables import TableService
 
-        self.tables = TableService(storage, config.tables, self)
+        self.tables = TableService(storage, config.tables, self,
+                                   organizer_role_ids=config.tournaments.organizer_role_ids)
         if config.discord.shard_count:
             ids = set(config.discord.shard_ids) if config.discord.shard_ids else None
             self.tables.shards = (config.discord.shard_count, ids)

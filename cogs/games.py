@@ -60,7 +60,8 @@ class GameCog(commands.Cog):
         """|coro| ``/<kind> new``: open a table in a new thread and say where, privately."""
         await interaction.response.defer(ephemeral=True, thinking=True)  # a thread and a message to create
         table = await self.bot.tables.open(kind, interaction, options, settings)
-        rule_set = f" ({options['variant']})" if "variant" in options else ""  # a game with rule sets names its own
+        variant = getattr(self.game.engine.Options(**table.options), "variant", None)  # given, else the server's
+        rule_set = f" ({variant})" if variant is not None else ""  # a game with rule sets names its own
         await interaction.followup.send(f"{self.game.title} table #{table.id}{rule_set} is open in "
                                         f"<#{table.thread_id}> — {self.game.opened}", ephemeral=True)
 

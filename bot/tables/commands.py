@@ -60,8 +60,9 @@ def new_table_command(game: Game, open_table: OpenTable) -> app_commands.Group:
     offers (:data:`TABLE_SETTINGS`), in that order (``docs/design.md`` §7).
 
     *open_table* is awaited as ``open_table(interaction, kind, options, settings)`` with the engine
-    options and the table settings (a setting left out takes its default; one whose default is the
-    server's, ``race_window_ms``, is then not in *settings*).
+    options and the table settings the user gave: what they leave out is not in them, and the table
+    takes it from the server's defaults, else the declared default
+    (:meth:`ServerSettings.table_defaults <bot.tables.server.ServerSettings.table_defaults>`).
 
     Raises
     ------
@@ -76,17 +77,15 @@ def new_table_command(game: Game, open_table: OpenTable) -> app_commands.Group:
         if spec.type not in _TYPES:
             raise TypeError(f"option {spec.name} of {game.kind} is a {spec.type.__name__}; a slash command takes "
                             "bool, int, float or str")
-        params.append(inspect.Parameter(spec.name, inspect.Parameter.KEYWORD_ONLY, annotation=spec.type,
-                                        default=spec.default))
+        params.append(inspect.Parameter(spec.name, inspect.Parameter.KEYWORD_ONLY, annotation=spec.type | None,
+                                        default=None))
     for name in game.table_settings:
         params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY,
                                         annotation=TABLE_SETTINGS[name].type | None, default=None))
 
     async def new(interaction: discord.Interaction, /, **values: Any) -> None:
-        options = {k: values[k] for k in engine_names if k in values}
-        settings = {k: values[k] if values.get(k) is not None else TABLE_SETTINGS[k].default
-                    for k in game.table_settings}
-        settings = {k: v for k, v in settings.items() if v is not None}  # none given: the server's
+        options = {k: values[k] for k in engine_names if values.get(k) is not None}
+        settings = {k: values[k] for k in game.table_settings if values.get(k) is not None}
         await open_table(interaction, game.kind, options, settings)
 
     new.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]  # what discord.py reads

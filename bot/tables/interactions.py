@@ -103,13 +103,13 @@ class Interactions:
         """Whether the user of *interaction* moderates every table of the server (``docs/tables.md``).
 
         Members with Manage Threads, administrators, and members of a role listed in
-        ``tables.moderator_role_ids``.
+        the server's moderator roles (``/settings role``, else ``tables.moderator_role_ids``).
         """
         perms = getattr(interaction, "permissions", None)
         if perms is not None and (perms.manage_threads or perms.administrator):
             return True
         roles = {r.id for r in getattr(interaction.user, "roles", [])}
-        return bool(roles & set(self.registry.config.moderator_role_ids))
+        return bool(roles & set(self.registry.server.moderator_role_ids(interaction.guild_id)))
 
     # ------------------------------------------------------------------ lobby
     async def on_table_button(self, interaction: discord.Interaction, table_id: int, verb: str) -> None:

@@ -172,11 +172,12 @@ class Loops:
         turns in a row seat a bot.
 
         Guarded by the state version: any change restarts the timer, so a stale timer never fires
-        on a new turn. Durations come from ``[tables]`` (seconds) times :attr:`timer_scale`.
+        on a new turn. Durations come from the server's settings, else ``[tables]`` (seconds), times
+        :attr:`timer_scale` (``docs/tables.md``, "Server settings").
         """
-        cfg = self.registry.config
         was_waiting: set[str] = set()
         while table.status == TableStatus.RUNNING and table.engine is not None:
+            cfg = self.registry.server.tables(table.guild_id)  # the server's times, read afresh for each wait
             changed, version = table.changed, table.version
             engine = table.engine
             waiting = [s for s in table.seats if not s.is_bot and engine.timeout_action(s.player_id) is not None]
@@ -254,14 +255,14 @@ class Loops:
     async def _idle_loop(self, table: Table) -> None:
         """Real-time games: warn an idle person, then seat a bot; make the not-ready ready between hands.
 
-        Durations come from ``[tables]`` (``idle_seconds``, ``idle_warning_seconds``,
+        Durations come from the server's settings, else ``[tables]`` (``idle_seconds``, ``idle_warning_seconds``,
         ``ready_timeout_seconds``, seconds) times :attr:`timer_scale` (``docs/tables.md``).
         """
-        cfg = self.registry.config
         scale = self.registry.timer_scale
         warned: set[str] = set()
         between_since: float | None = None
         while table.status == TableStatus.RUNNING and table.engine is not None:
+            cfg = self.registry.server.tables(table.guild_id)  # the server's times, else the config's
             await asyncio.sleep(max(0.02, min(1.0, cfg.idle_warning_seconds * scale / 3 or 1.0)))
             engine, now = table.engine, self.clock()
             humans = [s for s in table.seats if not s.is_bot]

@@ -358,7 +358,7 @@ class Moves:
         database has it.
         """
         engine, bots = restored or self.games.rebuild(table, [])
-        cfg = self.registry.config
+        cfg = self.registry.server.tables(table.guild_id)
         arbiter = RaceArbiter(table.settings.get("race_window_ms", cfg.race_window_ms), cfg.race_tie_ms, table.seed)
         table.engine, table.bots, table.arbiter = engine, {}, arbiter  # all built: only now does it run
         table.status = TableStatus.RUNNING

@@ -18,6 +18,7 @@ from bot.engine.bots import Bot
 from bot.engine.options import describe_options
 from bot.tables.core import Actor
 from bot.tables.race import Outcome
+from bot.tables.server import ServerSettings
 from bot.tables.table import Table, TableError, TableStatus
 from bot.tables.text import fit_text
 from bot.tables.ui import GameUI
@@ -48,9 +49,14 @@ class TableRegistry:
         The repository (games, seats, action log, results).
     config:
         The ``[tables]`` settings.
+    organizer_role_ids:
+        ``tournaments.organizer_role_ids`` (the fallback of a server's organizer roles).
 
     Attributes
     ----------
+    server:
+        The servers' own settings over the config: read every table value of a guild through it
+        (``server.tables(guild_id)``; ``docs/tables.md``, "Server settings").
     tables:
         Table id to its live :class:`~bot.tables.table.Table` (lobbies, running and just-finished games).
     uis, engines:
@@ -65,9 +71,10 @@ class TableRegistry:
         Set once the bot shuts down: nothing new starts.
     """
 
-    def __init__(self, storage: Storage, config: TablesConfig) -> None:
+    def __init__(self, storage: Storage, config: TablesConfig, *, organizer_role_ids: tuple[int, ...] = ()) -> None:
         self.storage = storage
         self.config = config
+        self.server = ServerSettings(storage, config, organizer_role_ids=organizer_role_ids, engine_cls=self.engine_cls)
         self.tables: dict[int, Table] = {}
         self.uis: dict[str, GameUI] = {}
         self.engines: dict[str, tuple[type[Engine], dict[str, Callable[..., Bot]]]] = {}
@@ -76,8 +83,7 @@ class TableRegistry:
         self.shards: tuple[int, set[int] | None] = (0, None)
         self.closing = False
         self.chores: set[asyncio.Task[Any]] = set()
-        self._quiet: dict[int, set[int]] = {}  # guild id to the users who turned the tables' pings off
-        self._settings_lock = asyncio.Lock()  # one read-change-write of a server's settings at a time
+        self._pings: dict[int, tuple[set[int], set[int]]] = {}  # guild id to who turned pings (off, on)
 
     # ------------------------------------------------------------------ the games
 
@@ -164,39 +170,48 @@ class TableRegistry:
 
     # ------------------------------------------------------------------ pings
 
-    async def quiet_users(self, guild_id: int | None) -> set[int]:
-        """|coro| The users of server *guild_id* who turned the tables' pings off for themselves
-        (``/table pings``; stored in the server's settings, read once and then kept).
+    async def _chosen_pings(self, guild_id: int) -> tuple[set[int], set[int]]:
+        """|coro| The users of server *guild_id* who turned the tables' pings off, and those who turned
+        them on (``/table pings``; stored in the server's settings row, read once and then kept).
         """
-        if guild_id is None:
-            return set()
-        if guild_id not in self._quiet:
-            settings = await self.storage.guild_settings(guild_id)
-            self._quiet[guild_id] = {int(u) for u in settings.get("quiet_users", [])}
-        return self._quiet[guild_id]
+        if guild_id not in self._pings:
+            row = await self.storage.guild_settings(guild_id)
+            self._pings[guild_id] = ({int(u) for u in row.get("quiet_users", [])},
+                                     {int(u) for u in row.get("ping_users", [])})
+        return self._pings[guild_id]
+
+    async def quiet_users(self, guild_id: int | None) -> set[int]:
+        """|coro| The users of server *guild_id* who turned the tables' pings off for themselves."""
+        return set() if guild_id is None else (await self._chosen_pings(guild_id))[0]
 
     async def set_pings(self, guild_id: int, user_id: int, *, on: bool) -> None:
-        """|coro| Turn the tables' pings on or off for *user_id* in server *guild_id* (stored at once)."""
-        async with self._settings_lock:
-            settings = await self.storage.guild_settings(guild_id)
-            quiet = {int(u) for u in settings.get("quiet_users", [])}
-            if on:
-                quiet.discard(user_id)
-            else:
-                quiet.add(user_id)
-            await self.storage.set_guild_settings(guild_id, {**settings, "quiet_users": sorted(quiet)})
-            self._quiet[guild_id] = quiet
+        """|coro| Turn the tables' pings on or off for *user_id* in server *guild_id* (stored at once;
+        their choice wins over the server's default, ``/settings set pings``).
+        """
+        def change(row: dict[str, Any]) -> dict[str, Any]:
+            quiet = {int(u) for u in row.get("quiet_users", [])}
+            loud = {int(u) for u in row.get("ping_users", [])}
+            (loud if on else quiet).add(user_id)
+            (quiet if on else loud).discard(user_id)
+            return {**row, "quiet_users": sorted(quiet), "ping_users": sorted(loud)}
+
+        row = await self.server.change(guild_id, change)
+        self._pings[guild_id] = (set(row["quiet_users"]), set(row["ping_users"]))
 
     async def pingable(self, table: Table, user_ids: list[int]) -> list[int]:
-        """|coro| Those of *user_ids* who have not turned the tables' pings off in *table*'s server
-        (all of them when the settings cannot be read: a turn timer must never stop on it).
+        """|coro| Those of *user_ids* whom *table* may ping: not those who turned the tables' pings off,
+        and where the server turned pings off by default (``/settings set pings off``), only those who
+        turned them on (all of them when the settings cannot be read: a turn timer must never stop on it).
         """
+        if table.guild_id is None:
+            return list(user_ids)
         try:
-            quiet = await self.quiet_users(table.guild_id)
+            quiet, loud = await self._chosen_pings(table.guild_id)
         except Exception:
             log.warning("could not read the pings of server %s; pinging as usual", table.guild_id, exc_info=True)
             return list(user_ids)
-        return [u for u in user_ids if u not in quiet]
+        default = self.server.pings(table.guild_id)
+        return [u for u in user_ids if u not in quiet and (default or u in loud)]
 
     # ------------------------------------------------------------------ what the table shows
 

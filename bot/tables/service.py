@@ -96,6 +96,8 @@ class Tables:
     registry:
         The registry to compose over (the Discord service makes it first, for its own parts);
         default a new one.
+    organizer_role_ids:
+        ``tournaments.organizer_role_ids``, the fallback of a server's organizer roles (a new registry's).
 
     Attributes
     ----------
@@ -105,8 +107,8 @@ class Tables:
     """
 
     def __init__(self, storage: Storage, config: TablesConfig, messenger: Messenger, *,
-                 registry: TableRegistry | None = None) -> None:
-        self.registry = registry or TableRegistry(storage, config)
+                 registry: TableRegistry | None = None, organizer_role_ids: tuple[int, ...] = ()) -> None:
+        self.registry = registry or TableRegistry(storage, config, organizer_role_ids=organizer_role_ids)
         self.messenger = messenger
         self.games = Rebuilder(self.registry)
         self.moves = Moves(self.registry, self.games, messenger)
@@ -127,7 +129,7 @@ class Tables:
         self.moderated_table, self.endable_table = registry.moderated_table, lobby.endable_table
         self.start_tasks = self.loops.start_tasks
         # The parts' shared state, as the façade's own: the same objects, never rebound.
-        self.storage, self.config = registry.storage, registry.config
+        self.storage, self.config, self.server = registry.storage, registry.config, registry.server
         self.tables: dict[int, Table] = registry.tables
         """Table id to its live table (lobbies, running and just-finished games)."""
         self.uis: dict[str, GameUI] = registry.uis
@@ -163,6 +165,8 @@ class TableService(Tables):
         The ``[tables]`` settings (``bot.config.TablesConfig``).
     client:
         The discord.py client whose channels the tables live in.
+    organizer_role_ids:
+        ``tournaments.organizer_role_ids``, the fallback of a server's organizer roles.
 
     Attributes
     ----------
@@ -176,8 +180,9 @@ class TableService(Tables):
     board_token_s = _Forward[float]("boards", "token_s")
     """How long an interaction token lives, in seconds (Discord: 15 minutes; tests shorten it)."""
 
-    def __init__(self, storage: Storage, config: TablesConfig, client: discord.Client) -> None:
-        registry = TableRegistry(storage, config)
+    def __init__(self, storage: Storage, config: TablesConfig, client: discord.Client, *,
+                 organizer_role_ids: tuple[int, ...] = ()) -> None:
+        registry = TableRegistry(storage, config, organizer_role_ids=organizer_role_ids)
         self.client = client
         self.boards = LiveBoards(registry)
         self.messages = DiscordMessenger(registry, client, self.boards)
