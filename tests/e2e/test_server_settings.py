@@ -197,3 +197,21 @@ async def test_server_settings_survive_a_restart(fake: FakeDiscord, world: World
         assert again.tables.server.tables(world.guild.id).idle_seconds == 120
         _, lobby = await open_game(fake, world, world.alice, "dutch")
         assert "jokers off" in lobby.content and again.tables.tables[1].options["jokers"] is False
+
+
+async def test_an_organizer_role_set_for_the_server_creates_tournaments(
+        fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """The config names no organizer role: a member of role O is refused `/tournament create`; once the
+    server adds O to its organizer roles, that member creates one."""
+    role = fake.add_role(world.guild, "Organizers")
+    organizer = fake.add_user("oli", guild=world.guild, roles=[role])
+    manager = fake.add_user("sam", guild=world.guild, manage_guild=True)
+    async with parlor(fake, tmp_path / "p.db", [*COGS, "cogs.tournaments", "cogs.settings"]) as bot:
+        create = {"name": "Cup", "game": "high-card", "format": "swiss"}
+        refused = await fake.slash(organizer, world.channel, "tournament create", options=create)
+        assert refused.ephemeral and "Manage Server or Manage Events" in refused.content, refused.content
+        await fake.slash(manager, world.channel, "settings role",
+                         options={"list": "organizer_roles", "role": role, "action": "add"})
+        created = await fake.slash(organizer, world.channel, "tournament create", options=create)
+        assert not created.failed and not created.ephemeral, created.content
+        assert [t.organizer_id for t in await bot.storage.tournaments(guild_id=world.guild.id)] == [organizer.id]
