@@ -75,7 +75,8 @@ class TablesCog(commands.Cog):
             "• The table pings you once when it waits for you and you are away; `/table pings` turns that off.\n"
             "• `/stats`, `/leaderboard`, `/history`; `/table log` tells a finished table move by move.\n"
             "• Tournaments: organizers `/tournament create`; players register with the button on its message; "
-            "`/tournament standings` and `/tournament pairings` show where it stands.",
+            "`/tournament standings` and `/tournament pairings` show where it stands.\n"
+            "• Server managers set this server's defaults with `/settings set` (`/settings show` lists them).",
             ephemeral=True,
         )
 
