@@ -54,9 +54,13 @@ async def test_only_a_manager_changes_the_settings_and_others_are_refused_privat
             assert not seen_alone(refused, world.alice, command)
             assert "Manage Server" in refused.content, refused.content
         assert await bot.storage.guild_settings(world.guild.id) == {}, "nothing stored"
+        speeds = await fake.autocomplete(manager, world.channel, "settings set", "value", "", key="bot_speed")
+        assert [c["value"] for c in speeds.choices] == ["relaxed", "normal", "fast"]
         done = await fake.slash(manager, world.channel, "settings set", options={"key": "bot_speed", "value": "fast"})
         assert done.ephemeral and "now **fast**" in done.content, done.content
         assert bot.tables.server.of(world.guild.id).bot_speed == "fast"
+        resettable = await fake.autocomplete(manager, world.channel, "settings reset", "key", "")
+        assert [c["value"] for c in resettable.choices] == ["bot_speed", "all"]
 
 
 async def test_a_game_option_set_for_the_server_is_in_a_new_tables_lobby_and_the_host_may_change_it(
