@@ -413,7 +413,7 @@ class ServerSettings:
         """
         known = set(SERVER_KEYS) | set(ROLE_LISTS) | {"all"}
         kind, _, name = key.partition(".")
-        if key not in known and not (name and kind in GAMES or name and self._has_game(kind)):
+        if key not in known and not (name and self._has_game(kind)):
             raise SettingError(f"There is no setting {key!r} to reset; this server has set "
                                f"{', '.join(self.of(guild_id).set_keys()) or 'nothing'}.")
         had = key in self.of(guild_id).set_keys() or (key == "all" and bool(self.of(guild_id).set_keys()))
