@@ -16,11 +16,12 @@ from typing import Any
 
 import pytest
 
+from bot.config import TablesConfig
 from bot.engine import GAMES
 from bot.tables.practice import PRACTICE_BOT_SPEED
 from sandbox import FakeDiscord, FakeMessage, FakeUser
 from sandbox.models import PRIVATE_THREAD
-from tests.e2e.conftest import COGS, World, parlor, settled
+from tests.e2e.conftest import COGS, World, parlor, seen_alone, settled
 
 LEARN_COGS = [*COGS, "cogs.games", "cogs.learn", "cogs.stats"]
 
@@ -59,6 +60,7 @@ async def play(fake: FakeDiscord, bot: Any, table: Any, user: FakeUser, rng: ran
     public = fake.message(table.message_id)
     board = (await fake.click(user, public, ui.board_label)).message
     seen = {"options": False, "bot": False, "coach": False}
+    bot_name = next(s.name for s in table.seats if s.is_bot)
     for _ in range(STEPS):
         mine = sum(1 for who, _events in table.told if who == me)  # moves of Alice's the table tells
         if table.engine.is_over or table.status != "running" or (not to_the_end and mine >= LEARNER_MOVES
@@ -68,7 +70,7 @@ async def play(fake: FakeDiscord, bot: Any, table: Any, user: FakeUser, rng: ran
         text = board.content or ""
         seen["coach"] |= "🎓 **Coach**" in text
         seen["options"] |= "**You may now:**" in text
-        seen["bot"] |= "🤖 " in text
+        seen["bot"] |= any(line.startswith("🤖 ") and bot_name in line for line in text.splitlines())
         usable = choices(board)
         public_usable = [c for c in choices(fake.message(table.message_id))
                          if not any(v in c[1] for v in ("parlor:leave:", "parlor:rematch:", "parlor:board:"))]
@@ -129,3 +131,39 @@ async def test_a_practice_game_ends_unrated_and_out_of_history(fake: FakeDiscord
         assert await bot.storage.ratings(world.guild.id, "blitz") == []
         history = await settled(fake, await fake.slash(world.alice, world.channel, "history"))
         assert "no finished games here yet" in history.content, history.content
+
+
+@pytest.mark.parametrize("kind", ["blitz", "dutch-blitz"])
+async def test_a_practice_table_left_alone_ends_by_itself(fake: FakeDiscord, world: World, tmp_path: Path,
+                                                           kind: str) -> None:
+    """A learner who walks away (missed turns in a turn-based game, idling in real-time Dutch Blitz):
+    a bot takes the seat as at every table, and with no person left the practice table ends itself."""
+    tables = TablesConfig(redraw_interval_ms=200, idle_seconds=60, idle_warning_seconds=10)
+    async with parlor(fake, tmp_path / "p.db", LEARN_COGS, tables=tables, timer_scale=0.01) as bot:
+        thread, table = await learn(fake, world, bot, kind)
+        await fake.wait_for(lambda: table.status == "cancelled", timeout=30, what="the idle practice table to end")
+        assert all(s.is_bot for s in table.seats)
+        assert bot.tables.table_in(thread.id) is None
+        await fake.wait_for(lambda: "ended itself" in (fake.message(table.message_id).content or ""), timeout=10,
+                            what="the table message saying it ended")
+
+
+async def test_learn_refuses_privately_where_no_private_thread_can_be_opened(
+        fake: FakeDiscord, world: World, tmp_path: Path, expected_errors: list[str]) -> None:
+    """In a channel where Parlor may not create threads, and inside a thread, /learn answers the member
+    alone with the reason and opens no table; the command's choices are the registered games."""
+    expected_errors.append(r"Missing Permissions")
+    closed = fake.add_channel(world.guild, "no-threads", allow_threads=False)
+    async with parlor(fake, tmp_path / "p.db", LEARN_COGS) as bot:
+        command = bot.tree.get_command("learn")
+        assert command is not None
+        assert [c.value for c in command.parameters[0].choices] == sorted(GAMES)
+        refused = await settled(fake, await fake.slash(world.alice, closed, "learn", options={"game": "dutch"}))
+        assert not seen_alone(refused, world.alice, "/learn without threads")
+        assert "private thread" in refused.content, refused.content
+        assert not bot.tables.tables and not fake.threads(closed) and not fake.messages(closed)
+        thread, _table = await learn(fake, world, bot, "blitz")
+        inside = await settled(fake, await fake.slash(world.alice, thread, "learn", options={"game": "dutch"}))
+        assert not seen_alone(inside, world.alice, "/learn in a thread")
+        assert "private thread" in inside.content, inside.content
+        assert len(bot.tables.tables) == 1
