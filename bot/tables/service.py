@@ -325,12 +325,12 @@ class TableService(Tables):
         actor = self.interactions.actor(interaction)
         settings = {PRACTICE: True, "bot_speed": PRACTICE_BOT_SPEED}
         table = await self.lobby.create(kind, actor, options, settings, guild_id=interaction.guild_id,
-                                           channel_id=channel.id)
+                                        channel_id=channel.id)
         try:
             await self.messages.budget.acquire(urgent=True)
             thread: Any = await channel.create_thread(name=f"Learning {table.title} #{table.id}"[:100],
-                                                      type=discord.ChannelType.private_thread, invitable=False,
-                                                      auto_archive_duration=60)
+                                                      type=discord.ChannelType.private_thread,
+                                                      invitable=False, auto_archive_duration=60)
             await self.messages.budget.acquire(urgent=True)
             await thread.add_user(interaction.user)
         except discord.HTTPException:
