@@ -119,6 +119,10 @@ class Game:
     measures:
         How its bots are measured (:func:`strength_pairs`); none for a game whose bots have one
         strength.
+    coach:
+        Where the game's coach for practice tables (``/learn``) lives, as ``"module:function"``: a
+        pure ``coach(moment) -> Lesson`` (:mod:`bot.engine.coach`) that explains the learner's
+        moves and the others' in the rules' words; ``""``: a plain coach naming the moves only.
     """
 
     engine: type[Engine]
@@ -135,12 +139,15 @@ class Game:
     narrate: Callable[..., str | None] | None = None
     baseline: Callable[..., Any] | None = None
     measures: tuple[Measure, ...] = (Measure(),)
+    coach: str = ""
 
     def __post_init__(self) -> None:
         if not self.engine.kind:
             raise ValueError(f"{self.engine.__name__} has no kind")
         if ":" not in self.ui:
             raise ValueError(f"game {self.engine.kind!r}: ui must be 'module:Class', got {self.ui!r}")
+        if self.coach and ":" not in self.coach:
+            raise ValueError(f"game {self.engine.kind!r}: coach must be 'module:function', got {self.coach!r}")
         unknown = [s for s in self.table_settings if s not in TABLE_SETTINGS]
         if unknown:
             raise ValueError(f"game {self.engine.kind!r}: unknown table settings {unknown}; "

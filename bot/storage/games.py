@@ -217,7 +217,9 @@ class GameStore:
         """|coro| Finished games with results and seats, oldest first (by finish time, then id).
 
         Each filter is optional: one server, one game kind, finished at or after *since_ms*
-        (Unix ms), with *user_id* seated, or the one game *game_id*.
+        (Unix ms), with *user_id* seated, or the one game *game_id*. Practice games (a game whose
+        settings hold ``"practice": true``, ``/learn``) are never among them: they count for no rating,
+        statistic or history (``docs/tables.md``, "Learning a game").
         """
         where: list[str] = ["1 = 1"]
         args: list[Any] = []
@@ -229,9 +231,9 @@ class GameStore:
         if user_id is not None:
             where.append("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)")
             args.append(user_id)
-        query = ("SELECT g.id, g.kind, g.guild_id, g.thread_id, r.result, r.finished_at FROM games g"
+        query = ("SELECT g.id, g.kind, g.guild_id, g.thread_id, g.settings, r.result, r.finished_at FROM games g"
                  f" JOIN results r ON r.game_id = g.id WHERE {' AND '.join(where)} ORDER BY r.finished_at, g.id")
-        rows = await self._db.rows(query, args)
+        rows = [r for r in await self._db.rows(query, args) if not json.loads(r["settings"] or "{}").get("practice")]
         seats: dict[int, list[SeatRow]] = {}
         if rows:
             marks = ",".join("?" for _ in rows)

@@ -20,6 +20,7 @@ import discord
 
 from bot.tables.components import board_view
 from bot.tables.core import now_ms, wait_event
+from bot.tables.practice import coach_lines, is_practice
 from bot.tables.registry import TableRegistry
 from bot.tables.table import Table, TableStatus
 from bot.tables.text import fit_text
@@ -240,7 +241,9 @@ class LiveBoards:
             return Face(fit_text(f"{note}\nThe game is over.".strip()), (), True)
         notes = table.notes_for(player, now_ms())
         board = ui.board(table, player, selection)
-        text = fit_text("\n".join(x for x in [note, *notes, board.text] if x))
+        coach = self.registry.coaches.get(table.kind) if is_practice(table) else None
+        lesson = coach_lines(coach, table, player) if coach is not None else []  # /learn: docs/tables.md
+        text = fit_text("\n".join(x for x in [note, *notes, board.text, *lesson] if x))
         items = tuple(board.buttons)
         return Face(text, items, all(ui.token_is_stable(token) for token in _tokens(items)))
 

@@ -300,6 +300,7 @@ class Moves:
                                       "table is paused until the bot restarts.")
             return Outcome(False, "That move could not be saved, so it did not happen. Please try again.")
         self.deliver(table, events)
+        table.told.append((player, tuple(e for e in events if e.audience is None)))
         table.delivered = engine.action_count
         self._checkpoint(table)
         table.last_move_ms[player] = self.clock()

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.engine import GAMES, Engine
 from bot.engine.bots import Bot
+from bot.engine.coach import Coach, load_coach, plain_coach
 from bot.engine.options import describe_options
 from bot.tables.core import Actor
 from bot.tables.race import Outcome
@@ -78,6 +79,7 @@ class TableRegistry:
         self.tables: dict[int, Table] = {}
         self.uis: dict[str, GameUI] = {}
         self.engines: dict[str, tuple[type[Engine], dict[str, Callable[..., Bot]]]] = {}
+        self.coaches: dict[str, Coach] = {}  # kind to its coach at practice tables (/learn; bot.tables.practice)
         self.bot_delay_scale = 1.0
         self.timer_scale = 1.0
         self.shards: tuple[int, set[int] | None] = (0, None)
@@ -109,6 +111,7 @@ class TableRegistry:
         if engine is None:
             game = GAMES[ui.kind]
             engine, bots = game.engine, dict(game.bots) if bots is None else bots
+            self.coaches[ui.kind] = load_coach(game.coach) if game.coach else plain_coach
         self.uis[ui.kind] = ui
         self.engines[ui.kind] = (engine, dict(bots or {}))
 

@@ -40,6 +40,7 @@ from bot.tables.loops import Loops
 from bot.tables.messages import DiscordMessenger
 from bot.tables.messenger import Messenger
 from bot.tables.moves import Decode, Mover, Moves
+from bot.tables.practice import PRACTICE, PRACTICE_BOT_SPEED, practice_bot
 from bot.tables.race import Outcome
 from bot.tables.rebuild import Rebuilder
 from bot.tables.registry import TableRegistry
@@ -55,6 +56,11 @@ if TYPE_CHECKING:
 __all__ = ["TableService", "Tables", "Actor", "BOT_SPEEDS", "bot_speed_factor", "CONTENT_MAX", "fit_text"]
 
 log = logging.getLogger("parlor.tables")
+
+NO_PRIVATE_THREAD_ANSWER = ("A practice table opens in a private thread only you and the bot see, and I cannot open "
+                            "one here. Use `/learn` in a text channel of the server where I may create private "
+                            "threads (not in a thread, a forum or a voice chat).")
+"""The answer to ``/learn`` where no private thread can be opened (``docs/tables.md``, "Learning a game")."""
 
 T = TypeVar("T")
 
@@ -300,6 +306,57 @@ class TableService(Tables):
                     await asyncio.shield(self.registry.cancel(table, "This table could not be opened."))
             raise
         log.info("table %s opened seated: %s in guild %s for %d players", table.id, kind, guild_id, len(seats))
+        self.loops.start_tasks(table)
+        return table
+
+    async def open_practice(self, kind: str, interaction: discord.Interaction, options: GameOptions) -> Table:
+        """|coro| ``/learn``: open a practice table of *kind* for the user of *interaction*: a private thread of the
+        interaction's channel with only that member (and the bot) in it, the member seated against the
+        game's easiest bot (:func:`~bot.tables.practice.practice_bot`) at ``bot_speed`` ``slow``, dealt
+        at once. *options* are the engine's (``docs/tables.md``, "Learning a game").
+
+        Raises
+        ------
+        TableError
+            The channel cannot hold a private thread (:data:`NO_PRIVATE_THREAD_ANSWER`), the game has no bots,
+            bad options, or the member already sits at a live table of this channel.
+        """
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise TableError(NO_PRIVATE_THREAD_ANSWER)
+        bots = self.registry.bots(kind)
+        if not bots:
+            raise TableError("This game has no bot to practise against.")
+        actor = self.interactions.actor(interaction)
+        settings = {PRACTICE: True, "bot_speed": PRACTICE_BOT_SPEED}
+        table = await self.lobby.create(kind, actor, options, settings, guild_id=interaction.guild_id,
+                                        channel_id=channel.id)
+        try:
+            await self.messages.budget.acquire(urgent=True)
+            thread: Any = await channel.create_thread(name=f"Learning {table.title} #{table.id}"[:100],
+                                                      type=discord.ChannelType.private_thread,
+                                                      invitable=False, auto_archive_duration=60)
+            await self.messages.budget.acquire(urgent=True)
+            await thread.add_user(interaction.user)
+        except discord.HTTPException:
+            log.info("no private thread in %s; practice table %s not opened", channel.id, table.id)
+            await self.registry.storage.set_game_status(table.id, TableStatus.CANCELLED)
+            raise TableError(NO_PRIVATE_THREAD_ANSWER) from None
+        table.thread_id = thread.id
+        await self.lobby.add_bot(table, actor, practice_bot(bots))
+        try:
+            await self.lobby.start_seated(table)
+            await self.messages.budget.acquire(urgent=True)
+            message = await thread.send(self.registry.public_text(table), view=self.messages.table_view(table),
+                                        allowed_mentions=discord.AllowedMentions.none())
+            table.message_id, table.message_posted_ms = message.id, posted_ms(message.id)
+            await self.registry.storage.set_game_message(table.id, message.id)
+        except BaseException:  # dealt with no message to play from: ended, as a seated table is
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self.lobby.close_table(table.id, "This table could not be opened."))
+            raise
+        log.info("practice table %s opened: %s in guild %s for user %s", table.id, kind, interaction.guild_id,
+                 interaction.user.id)
         self.loops.start_tasks(table)
         return table
 

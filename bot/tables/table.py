@@ -27,6 +27,9 @@ TableSettings = dict[str, Any]
 PUBLIC_EVENTS_KEPT = 40
 """How many of its latest public events a table keeps (:attr:`Table.public_events`)."""
 
+MOVES_TOLD = 12
+"""How many of its latest moves a table keeps with their public events (:attr:`Table.told`)."""
+
 
 class TableError(ValueError):
     """A table request refused with a reason the user can read (shown ephemerally)."""
@@ -175,6 +178,10 @@ class Table:
     is undone by reading the game back from there."""
     delivered: int = 0
     """How many actions' events the table's bots have observed (a new bot reads the log up to here)."""
+    told: deque[tuple[str, tuple[Event, ...]]] = field(default_factory=lambda: deque(maxlen=MOVES_TOLD))
+    """The latest moves, oldest first, at most :data:`MOVES_TOLD`: who made each and its public events
+    (a practice table's coach tells a learner the others' moves since their own; ``docs/tables.md``,
+    "Learning a game"). Empty after a restart until the next move."""
     public_events: deque[Event] = field(default_factory=lambda: deque(maxlen=PUBLIC_EVENTS_KEPT))
     """The table's latest public events (the deal's included), oldest first, at most
     :data:`PUBLIC_EVENTS_KEPT`: for a game UI that tells the last moves in words. Private events

@@ -42,5 +42,6 @@ GAME = Game(
     table_settings=("bot_speed",),
     figures=figures,
     narrate=narrate,
+    coach="bot.games.blitz.coach:coach",
 )
 """The game's one declaration (``bot.engine.game``), registered through the ``parlor.games`` entry point."""

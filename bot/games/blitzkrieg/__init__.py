@@ -43,6 +43,7 @@ GAME = Game(
             "yourself is fun as well)."),
     figures=figures,
     narrate=narrate,
+    coach="bot.games.blitzkrieg.coach:coach",
     measures=(),  # one strength: its few choices do not change the odds measurably (docs/rules/blitzkrieg.md)
 )
 """The game's one declaration (``bot.engine.game``), registered through the ``parlor.games`` entry point."""

@@ -37,6 +37,7 @@ GAME = Game(
     variants={"aggressive": {"variant": "aggressive"}},
     figures=figures,
     narrate=narrate,
+    coach="bot.games.dutch.coach:coach",
     measures=(Measure({"variant": "passive", "target": 50}, "passive"),
               Measure({"variant": "aggressive"}, "aggressive")),
 )

@@ -111,6 +111,7 @@ GAME = Game(
     table_settings=("race_window_ms", "bot_speed"),
     figures=figures,
     narrate=narrate,
+    coach="bot.games.dutch_blitz.coach:coach",
     baseline=RandomBot,  # random play that leaves the host's moves alone (§11)
     measures=(Measure({"target": 30}, games=24),),
 )
