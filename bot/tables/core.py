@@ -46,7 +46,7 @@ def posted_ms(message_id: int) -> int:
     return (message_id >> 22) + DISCORD_EPOCH_MS
 
 
-BOT_SPEEDS: dict[str, float] = {"relaxed": 2.0, "normal": 1.0, "fast": 0.6, "slow": 4.0}
+BOT_SPEEDS: dict[str, float] = {"slow": 4.0, "relaxed": 2.0, "normal": 1.0, "fast": 0.6}
 """A table's ``bot_speed`` setting: how much longer (or shorter) than their own pace bots take to act."""
 
 

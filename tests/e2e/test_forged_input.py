@@ -23,7 +23,7 @@ MANAGE_EVENTS = 1 << 33
 FORGED = [
     ("dutch-blitz new", {"race_window_ms": -1}, ["race_window_ms", "0", "1000"]),
     ("dutch new", {"race_window_ms": 5000}, ["race_window_ms", "0", "1000"]),
-    ("dutch-blitz new", {"bot_speed": "warp"}, ["bot_speed", "relaxed", "normal", "fast"]),
+    ("dutch-blitz new", {"bot_speed": "warp"}, ["bot_speed", "slow", "relaxed", "normal", "fast"]),
     ("dutch new", {"variant": "wild"}, ["variant", "passive", "aggressive"]),
     ("dutch new", {"hand_size": 99}, ["hand_size", "4", "6"]),
     ("tournament create", {"name": "Cup", "game": "dutch", "format": "knockout"},

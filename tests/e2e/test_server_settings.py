@@ -55,7 +55,7 @@ async def test_only_a_manager_changes_the_settings_and_others_are_refused_privat
             assert "Manage Server" in refused.content, refused.content
         assert await bot.storage.guild_settings(world.guild.id) == {}, "nothing stored"
         speeds = await fake.autocomplete(manager, world.channel, "settings set", "value", "", key="bot_speed")
-        assert [c["value"] for c in speeds.choices] == ["relaxed", "normal", "fast"]
+        assert [c["value"] for c in speeds.choices] == ["slow", "relaxed", "normal", "fast"]
         done = await fake.slash(manager, world.channel, "settings set", options={"key": "bot_speed", "value": "fast"})
         assert done.ephemeral and "now **fast**" in done.content, done.content
         assert bot.tables.server.of(world.guild.id).bot_speed == "fast"
@@ -164,7 +164,7 @@ async def test_bad_values_are_refused_naming_the_setting_and_nothing_is_stored(
              "expected less than turn_timeout_seconds (60)"),
             ("settings set", {"key": "idle_seconds", "value": "soon"}, "idle_seconds must be a whole number"),
             ("settings set", {"key": "bot_speed", "value": "warp"},
-             "bot_speed must be one of 'relaxed', 'normal', 'fast'"),
+             "bot_speed must be one of 'slow', 'relaxed', 'normal', 'fast'"),
             ("settings set", {"key": "bot_strength", "value": "brutal"},
              "bot_strength must be one of 'easy', 'normal', 'hard'"),
             ("settings set", {"key": "race_window_ms", "value": "5000"},
