@@ -262,7 +262,7 @@ class BotPicker(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"parlo
     Raises
     ------
     LimitError
-        More than 25 bots, or a name or label over 100 characters.
+        More than 25 choices, or a value, label or description over 100 characters.
     """
 
     def __init__(self, table_id: int, bots: list[tuple[str, str, str]] | None = None) -> None:

@@ -106,8 +106,8 @@ class TableRegistry:
         strengths: Mapping[str, BotChoice] = {}
         if engine is None:
             game = GAMES[ui.kind]
+            strengths = game.strengths if bots is None else {}  # strengths name the declared bots
             engine, bots = game.engine, dict(game.bots) if bots is None else bots
-            strengths = game.strengths
         self.uis[ui.kind] = ui
         self.strengths[ui.kind] = strengths
         self.engines[ui.kind] = (engine, dict(bots or {}))
