@@ -2,8 +2,8 @@
 
 Run: ``PYTHONPATH=. .venv/bin/python bench/bot_strengths.py [--games N]``. Prints, per game and
 pairing, the stronger side's wins out of the decided games (seats alternate; a shared win counts
-half). The pairings are the games' own (``Game.measures``: each bot against the next weaker, the
-weakest against random play). A real-time game (Dutch Blitz) is measured at each bot's own default
+half). The pairings are the games' own (``Game.measures``: hard against normal, normal against easy,
+easy against random play). A real-time game (Dutch Blitz) is measured at each bot's own default
 speed, at one equal speed (median 800 ms), which isolates strategy, and at four seats, with a
 quarter of ``--games`` (at least 20: its games are the slowest to simulate). The figures are quoted in the rules
 pages' "Bots" sections; ``tests/engine/test_bot_strengths.py`` guards the order with a modest bar.
@@ -23,13 +23,12 @@ EQUAL = Pacing(median_ms=800.0, spread=0.35, minimum_ms=250.0, maximum_ms=4000.0
 
 
 def pairings():
-    """Every pairing the games declare (``Game.measures``; a game with none, one strength, is still
-    shown at its defaults), a real-time game's also at one equal speed; then Dutch Blitz at four seats."""
+    """Every pairing the games declare (``Game.measures``; a game with none, whose strengths cannot be
+    told apart, is still shown at its defaults), a real-time game's also at one equal speed; then
+    Dutch Blitz at four seats."""
     out = []
     for game in GAMES.values():
-        for name, strong, weak, measure in strength_pairs(game) if game.measures else \
-                [(f"{game.kind}-{a}-over-{b}", game.bots[a], game.bots[b], Measure())
-                 for a, b in zip(list(game.bots), list(game.bots)[1:], strict=False)]:
+        for name, strong, weak, measure in strength_pairs(game, game.measures or (Measure(),)):
             options = dict(measure.options) or None
             out.append((f"{name}, own speeds", game.engine, strong, weak, options, 2, None))
             if game.engine.play_mode == SIMULTANEOUS:

@@ -11,7 +11,7 @@
                                                recompute every rating from the stored results
     parlor [--config FILE] tournament export ID [--matches] [--db PATH]
                                                a tournament's standings (or matches) as CSV
-    parlor simulate KIND [--players N] [--games G] [--seed S] [--bot NAME] [--json]
+    parlor simulate KIND [--players N] [--games G] [--seed S] [--bot STRENGTH] [--json]
                          [--replay FILE] [--<option> VALUE ...]
                                                bot-only games offline
 
@@ -184,7 +184,7 @@ def simulate_parser(kind: str) -> argparse.ArgumentParser:
 
     game = get_game(kind)
     engine = game.engine
-    bots = list(game.bots)
+    bots = [*game.strengths, *game.bots] if game.bots else []  # a strength, or a bot kind by name
     parser = argparse.ArgumentParser(prog=f"parlor simulate {kind}",
                                      description=f"Play bot-only {engine.title or kind} games offline.")
     parser.add_argument("--players", type=int, default=engine.min_players if engine.min_players == engine.max_players
@@ -192,7 +192,9 @@ def simulate_parser(kind: str) -> argparse.ArgumentParser:
                         help=f"seats, {engine.min_players}-{engine.max_players}")
     parser.add_argument("--games", type=_positive, default=10, help="how many games")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (game i uses seed+i)")
-    parser.add_argument("--bot", choices=bots or None, default=bots[0] if bots else None, help="which bot plays")
+    default_bot = ("normal" if game.strengths else game.bot_for()) if bots else None
+    parser.add_argument("--bot", choices=bots or None, default=default_bot,
+                        help="which bot plays: a strength (easy, normal, hard) or a bot by kind; default normal")
     parser.add_argument("--json", action="store_true", help="print JSON lines instead of text")
     parser.add_argument("--replay", metavar="FILE", help="write each game's action log as a JSON line to FILE")
     parser.add_argument("--verbose", action="store_true",

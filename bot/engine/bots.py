@@ -5,8 +5,9 @@ A bot plays one seat. It reads only what its seat may know: its own :meth:`Engin
 sees the engine. Its chance (which move, how long it takes to react) comes from its own
 :class:`random.Random`, seeded by the table or simulator, so bot games replay exactly.
 
-Each game package exports ``BOTS``, a mapping from a bot's name (``"greedy"``, ``"easy"``, …) to
-its class; the first entry is that game's default bot.
+Each game package exports ``BOTS``, a mapping from a bot's kind (``"greedy"``, ``"easy"``, …) to
+its class, strongest first; its declaration's ``strengths`` says which kind plays easy, normal (the
+default) and hard (``bot.engine.game.Game.bot_for``).
 """
 
 from __future__ import annotations

@@ -15,13 +15,14 @@ parametrizations, the benchmarks and the README's table of games are built from 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, TypeVar
 
 from bot.engine.core import Engine
 
-__all__ = ["Game", "Measure", "TABLE_SETTINGS", "games_markdown", "mean_figures", "strength_pairs"]
+__all__ = ["BotChoice", "DEFAULT_STRENGTH", "Game", "Measure", "STRENGTHS", "TABLE_SETTINGS", "games_markdown",
+           "mean_figures", "pick_bot", "strength_pairs"]
 
 _Hook = TypeVar("_Hook", bound=Callable[..., Any])
 
@@ -52,6 +53,58 @@ TABLE_SETTINGS = ("bot_speed", "race_window_ms", "pace")
 ``bot.tables.settings``): how fast bots play, a race window of its own, Blitzkrieg's pace."""
 
 
+STRENGTHS = ("easy", "normal", "hard")
+"""The bot strengths every game offers, weakest first (``docs/tables.md``, "Bots")."""
+
+DEFAULT_STRENGTH = "normal"
+"""The strength a plain **Add bot**, a seat a person left and ``parlor simulate`` get."""
+
+
+@dataclass(frozen=True)
+class BotChoice:
+    """One strength of a game's bots: which bot plays it, and how it plays in one line.
+
+    Attributes
+    ----------
+    bot:
+        The bot's kind: a key of :attr:`Game.bots` (what a seat stores, so replays name the bot
+        exactly).
+    description:
+        How it plays, in one line of at most 100 characters (the Add-bot menu's option description).
+    """
+
+    bot: str
+    description: str
+
+
+def pick_bot(bots: Mapping[str, Any], strengths: Mapping[str, BotChoice], choice: str | None) -> str:
+    """The bot kind (a key of *bots*) that *choice* names: a strength (``easy``, ``normal``, ``hard``),
+    a bot kind itself (names stored by older tables keep working), or ``None`` for
+    :data:`DEFAULT_STRENGTH`. A game that declares no strengths plays its first bot at every strength.
+
+    >>> pick_bot({"sharp": 1, "dull": 2}, {"hard": BotChoice("sharp", "x"), "normal": BotChoice("dull", "y"),
+    ...          "easy": BotChoice("dull", "z")}, None)
+    'dull'
+    >>> pick_bot({"only": 1}, {}, "hard"), pick_bot({"sharp": 1, "dull": 2}, {}, "dull")
+    ('only', 'dull')
+
+    Raises
+    ------
+    KeyError
+        No bots, or *choice* is neither a strength nor one of *bots* (the message lists them).
+    """
+    if not bots:
+        raise KeyError("this game has no bots")
+    choice = choice or DEFAULT_STRENGTH
+    if choice in strengths:
+        return strengths[choice].bot
+    if choice in bots:
+        return choice
+    if choice in STRENGTHS and not strengths:
+        return next(iter(bots))
+    raise KeyError(f"no bot {choice!r}; pick one of {', '.join(strengths or bots)}")
+
+
 def _frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType(dict(mapping))
 
@@ -69,11 +122,17 @@ class Measure:
         The rule set it measures (``"passive"``), or ``""`` for the game as a whole.
     games:
         Games per pairing in the guard test (seeded: the same games every run).
+    bar:
+        The share of those games (a shared win counts half) the stronger bot must win there.
+    baseline_games:
+        Games for the easy bot against random play (a wide margin needs few), or ``None``: ``games``.
     """
 
     options: Mapping[str, Any] = field(default_factory=dict)
     label: str = ""
     games: int = 30
+    bar: float = 0.6
+    baseline_games: int | None = None
 
 
 @dataclass(frozen=True)
@@ -86,8 +145,8 @@ class Game:
         The engine class (``docs/design.md`` §2); its ``kind``, ``title``, player counts and
         ``Options`` are the game's.
     bots:
-        Bot name to bot class (called as ``cls(player_id, rng)``), strongest first; the first is
-        the one a table seats by default and that takes a seat a person left.
+        Bot kind to bot class (called as ``cls(player_id, rng)``), strongest first. Seats store
+        the kind; a person picks a strength (:attr:`strengths`).
     summary:
         What ``/rules`` and a table's "How to play" say first: a few lines in the project's words.
     ui:
@@ -123,6 +182,12 @@ class Game:
         Where the game's coach for practice tables (``/learn``) lives, as ``"module:function"``: a
         pure ``coach(moment) -> Lesson`` (:mod:`bot.engine.coach`) that explains the learner's
         moves and the others' in the rules' words; ``""``: a plain coach naming the moves only.
+        How its bots are measured (:func:`strength_pairs`); none for a game whose strengths cannot
+        be told apart.
+    strengths:
+        Each of :data:`STRENGTHS` to the :class:`BotChoice` that plays it: what the lobby's Add-bot
+        menu offers (``normal`` by default, :data:`DEFAULT_STRENGTH`), the bot a seat a person left
+        gets, ``parlor simulate --bot`` and the strength guard. Empty: every strength is the first bot.
     """
 
     engine: type[Engine]
@@ -140,6 +205,7 @@ class Game:
     baseline: Callable[..., Any] | None = None
     measures: tuple[Measure, ...] = (Measure(),)
     coach: str = ""
+    strengths: Mapping[str, BotChoice] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.engine.kind:
@@ -157,7 +223,17 @@ class Game:
         self.engine.Options(**self.quick_options)  # raises ValueError or TypeError naming a bad option
         for options in self.variants.values():
             self.engine.Options(**{**self.quick_options, **options})
+        if self.strengths and sorted(self.strengths) != sorted(STRENGTHS):
+            raise ValueError(f"game {self.engine.kind!r}: strengths must be exactly {STRENGTHS}, "
+                             f"got {tuple(self.strengths)}")
+        for strength, choice in self.strengths.items():
+            if choice.bot not in self.bots:
+                raise ValueError(f"game {self.engine.kind!r}: strength {strength!r} names no bot {choice.bot!r}")
+            if not 0 < len(choice.description) <= 100:
+                raise ValueError(f"game {self.engine.kind!r}: the {strength} description must be 1-100 characters")
         object.__setattr__(self, "bots", _frozen(self.bots))
+        object.__setattr__(self, "strengths", _frozen({s: self.strengths[s] for s in STRENGTHS
+                                                       if s in self.strengths}))
         object.__setattr__(self, "quick_options", _frozen(self.quick_options))
         object.__setattr__(self, "variants", _frozen({k: _frozen(v) for k, v in self.variants.items()}))
 
@@ -182,6 +258,25 @@ class Game:
         lo, hi = self.players
         return str(lo) if lo == hi else f"{lo}–{hi}"
 
+    def bot_for(self, strength: str | None = None) -> str:
+        """The bot kind (a key of :attr:`bots`) that plays *strength* (``easy``, ``normal``, ``hard``;
+        ``None``: :data:`DEFAULT_STRENGTH`); a bot kind is answered as itself (:func:`pick_bot`).
+
+        >>> from bot.engine import GAMES
+        >>> GAMES["dutch"].bot_for("hard"), GAMES["dutch"].bot_for("easy"), GAMES["dutch"].bot_for("perfect")
+        ('perfect', 'forgetful', 'perfect')
+
+        Raises
+        ------
+        KeyError
+            The game has no bots, or *strength* is neither a strength nor a bot kind.
+        """
+        return pick_bot(self.bots, self.strengths, strength)
+
+    def strength_of(self, bot: str) -> str | None:
+        """The strength bot kind *bot* plays (the hardest that names it), or ``None`` if none does."""
+        return next((s for s in reversed(STRENGTHS) if s in self.strengths and self.strengths[s].bot == bot), None)
+
     @property
     def rules_page(self) -> str:
         """The game's rules page in the repository (``docs/rules/<kind>.md``)."""
@@ -202,20 +297,29 @@ def games_markdown(games: Mapping[str, Game]) -> str:
     return "\n".join(rows)
 
 
-def strength_pairs(game: Game) -> list[tuple[str, Callable[..., Any], Callable[..., Any], Measure]]:
-    """Every pairing that measures *game*'s bots: each bot against the next weaker one, and the
-    weakest against random play, under each of its :attr:`Game.measures`, as
-    ``(id, stronger, weaker, measure)`` with ids such as ``"dutch-passive-perfect-over-forgetful"``.
+def strength_pairs(game: Game, measures: tuple[Measure, ...] | None = None
+                   ) -> list[tuple[str, Callable[..., Any], Callable[..., Any], Measure]]:
+    """Every pairing that measures *game*'s bots, under each of *measures* (default its
+    :attr:`Game.measures`), as ``(id, stronger, weaker, measure)``: each strength against the next
+    weaker one (``hard`` over ``normal`` over ``easy``), and ``easy`` against random play (unless the
+    easy bot is random play), with ids such as ``"dutch-passive-hard-over-normal"``. A game that
+    declares no strengths pairs its bots in their order, strongest first.
 
     >>> from bot.engine import GAMES
     >>> [pair[0] for pair in strength_pairs(GAMES["blitz"])]
-    ['blitz-heuristic-over-easy', 'blitz-easy-over-random']
+    ['blitz-hard-over-normal', 'blitz-normal-over-easy', 'blitz-easy-over-random']
     """
     from bot.engine.bots import RandomBot
 
-    names = list(game.bots)
-    pairs = [(a, game.bots[a], b, game.bots[b]) for a, b in zip(names, names[1:], strict=False)]
-    if names:
-        pairs.append((names[-1], game.bots[names[-1]], "random", game.baseline or RandomBot))
-    return [("-".join(x for x in (game.kind, m.label, f"{a}-over-{b}") if x), strong, weak, m)
-            for m in game.measures for a, strong, b, weak in pairs]
+    if game.strengths:
+        named = [(s, game.bots[game.strengths[s].bot]) for s in reversed(STRENGTHS)]
+    else:
+        named = list(game.bots.items())
+    pairs = [(a, strong, b, weak) for (a, strong), (b, weak) in zip(named, named[1:], strict=False)]
+    baseline: Any = game.baseline or RandomBot
+    weakest = named[-1][1] if named else None
+    if weakest is not None and not (isinstance(weakest, type) and issubclass(weakest, baseline)):
+        pairs.append((named[-1][0], weakest, "random", baseline))
+    return [("-".join(x for x in (game.kind, m.label, f"{a}-over-{b}") if x), strong, weak,
+             m if b != "random" or m.baseline_games is None else replace(m, games=m.baseline_games))
+            for m in (game.measures if measures is None else measures) for a, strong, b, weak in pairs]

@@ -385,18 +385,19 @@ def figures_of(game: Game) -> Any:
 
 
 def bot_classes_for(game: Game, name: str | None, seats: int) -> list[type[Bot]]:
-    """The bot class *name* (default: the game's first, strongest) of *game*, once per seat.
+    """The bot class that *name* names at *game* (a strength, ``easy``, ``normal`` or ``hard``, or a bot
+    kind; default ``normal``: :meth:`Game.bot_for <bot.engine.game.Game.bot_for>`), once per seat.
 
     Raises
     ------
     KeyError
-        The game has no bot of that name; the message lists its bots.
+        The game has no bots, or none that *name* names; the message lists the choices.
     """
     bots: Mapping[str, type[Bot]] = game.bots  # type: ignore[assignment]  # bot classes, by the declaration
     if not bots:
         raise KeyError(f"game {game.kind!r} has no bots")
-    if name is None:
-        name = next(iter(bots))
-    if name not in bots:
-        raise KeyError(f"game {game.kind!r} has no bot {name!r}; bots: {sorted(bots)}")
-    return [bots[name]] * seats
+    try:
+        kind = game.bot_for(name)
+    except KeyError:
+        raise KeyError(f"game {game.kind!r} has no bot {name!r}; bots: {[*game.strengths, *sorted(bots)]}") from None
+    return [bots[kind]] * seats

@@ -243,6 +243,10 @@ class PublicButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _guarded(interaction, _service(interaction).on_public, self.table_id, self.token)
 
 
+BOT_PICKER_PLACEHOLDER = "Add a bot: pick its strength (Add bot seats Normal)…"
+"""What the lobby's Add-bot menu says before a pick."""
+
+
 class BotPicker(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"parlor:botpick:(?P<table>\d+)"):
     """The lobby's "Add a bot…" menu: the host picks which of the game's bots takes a seat.
 
@@ -251,18 +255,20 @@ class BotPicker(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"parlo
     table_id:
         The table's id.
     bots:
-        ``(name, label)`` of each of the game's bots, strongest first (at most 25).
+        ``(value, label, description)`` of each choice: the game's strengths, easy to hard (a
+        value is what :meth:`TableRegistry.bot_for <bot.tables.registry.TableRegistry.bot_for>`
+        reads; at most 25).
 
     Raises
     ------
     LimitError
-        More than 25 bots, or a name or label over 100 characters.
+        More than 25 choices, or a value, label or description over 100 characters.
     """
 
-    def __init__(self, table_id: int, bots: list[tuple[str, str]] | None = None) -> None:
+    def __init__(self, table_id: int, bots: list[tuple[str, str, str]] | None = None) -> None:
         self.table_id = table_id
-        options = _options([(label, name, "") for name, label in (bots or [])])
-        super().__init__(discord.ui.Select(custom_id=f"parlor:botpick:{table_id}", placeholder="Add a bot…",
+        options = _options([(label, value, description) for value, label, description in (bots or [])])
+        super().__init__(discord.ui.Select(custom_id=f"parlor:botpick:{table_id}", placeholder=BOT_PICKER_PLACEHOLDER,
                                            options=options or [discord.SelectOption(label="bot", value="bot")],
                                            row=1))
 
@@ -350,8 +356,10 @@ def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
     return view
 
 
-def lobby_view(table_id: int, bots: list[tuple[str, str]] | None = None) -> discord.ui.View:
-    """The lobby: Join, Leave, Add bot, Start, Cancel; and, when the game has several bots, a menu of them."""
+def lobby_view(table_id: int, bots: list[tuple[str, str, str]] | None = None) -> discord.ui.View:
+    """The lobby: Join, Leave, Add bot, Start, Cancel; and, when there are several to choose from, the
+    Add-bot menu (*bots*: ``(value, label, description)``, see :class:`BotPicker`).
+    """
     items: list[discord.ui.Item[Any]] = [TableButton(verb, table_id, label, style)
                                          for verb, (label, style) in LOBBY_VERBS.items()]
     if bots and len(bots) > 1:

@@ -234,12 +234,14 @@ class Lobby:
             raise TableError("This game has no bot to take your seat; ask the host to end the table instead.")
 
     async def add_bot(self, table: Table, actor: Actor, name: str | None = None) -> None:
-        """|coro| The host seats bot *name* (default: the game's first, strongest bot) at lobby *table* (lock held).
+        """|coro| The host seats the bot of strength *name* (``easy``, ``normal``, ``hard``; a bot kind
+        works too; default: the server's ``bot_strength`` (``/settings``), else ``normal``) at lobby
+        *table* (lock held; ``docs/tables.md``, "Bots").
 
         Raises
         ------
         TableError
-            Not the host, the table is full, the game has no bots or no bot *name*.
+            Not the host, the table is full, the game has no bots or none that *name* names.
         """
         if not self.registry.is_host(table, actor):
             raise TableError("Only the host can add bots.")
@@ -248,14 +250,14 @@ class Lobby:
         bots = self.registry.bots(table.kind)
         if not bots:
             raise TableError("This game has no bots.")
-        name = name or next(iter(bots))
-        if name not in bots:
-            raise TableError(f"This game has no bot {name!r}; pick one from the menu.")
+        try:
+            kind = self.registry.bot_for(table.kind, name or self.registry.server.bot_strength(table.guild_id))
+        except KeyError:
+            raise TableError(f"This game has no bot {name!r}; pick one from the menu.") from None
         n = 1 + sum(1 for s in table.seats if s.is_bot)
         while table.seat_of_player(f"bot{n}"):
             n += 1
-        level = self.registry.strength(table.kind, name)
-        table.seats.append(Seat(f"bot{n}", None, name, f"Bot {n} ({name if name == level else f'{name}, {level}'})"))
+        table.seats.append(Seat(f"bot{n}", None, kind, f"Bot {n} ({self.registry.strength(table.kind, kind)})"))
         await self._lobby_changed(table)
 
     async def start(self, table: Table, actor: Actor) -> None:

@@ -33,6 +33,12 @@ RECENTLY_MS = 10_000
 """A person who moved this recently (ms) is at the table: their turn starting pings nobody."""
 
 
+REPLACEMENT_STRENGTH = "hard"
+"""The strength of the bot that takes a seat a person left or timed out of: the hard one, which
+knows everything the seat was shown (``docs/tables.md``, "Bots"); a bot a host adds is ``normal``
+by default."""
+
+
 class Loops:
     """Bots, timers, idle people, expiry and seats handed to bots (see the module's documentation).
 
@@ -314,7 +320,7 @@ class Loops:
                                                    f"{self.registry.lobby_text(table)}"))
 
     async def replace_with_bot(self, table: Table, seat: Seat, why: str, *, returnable: bool = False) -> bool:
-        """Hand *seat* to the game's default bot (the player id stays, so the game goes on).
+        """Hand *seat* to the game's bot of :data:`REPLACEMENT_STRENGTH` (the player id stays, so the game goes on).
 
         With *returnable* (the person missed turns or idled; not one who left or was removed), the
         person gets the seat back by opening their board (:meth:`Lobby.take_back
@@ -325,7 +331,7 @@ class Loops:
         bots = self.registry.bots(table.kind)
         if not bots or seat.is_bot:
             return False
-        name = next(iter(bots))
+        name = self.registry.bot_for(table.kind, REPLACEMENT_STRENGTH)
         who = seat.name
         was_host = seat.user_id == table.host_id
         seat.away = (seat.user_id, who) if returnable and seat.user_id is not None else None

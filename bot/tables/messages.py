@@ -109,11 +109,8 @@ class DiscordMessenger:
         the same."""
 
     def lobby_view(self, table: Table) -> discord.ui.View:
-        """The lobby message's buttons, with a menu of the game's bots by strength."""
-        bots = [(name, f"Add a bot: {name}" + ("" if name == self.registry.strength(table.kind, name)
-                                                else f" ({self.registry.strength(table.kind, name)})"))
-                for name in self.registry.bots(table.kind)]
-        return lobby_view(table.id, bots)
+        """The lobby message's buttons, with the Add-bot menu of the game's strengths (``TableRegistry.bot_menu``)."""
+        return lobby_view(table.id, self.registry.bot_menu(table.kind))
 
     def invite_text(self, table: Table) -> str:
         """The invite card: who opened which game and how many are seated (a lobby), or where it is

@@ -19,6 +19,7 @@ from typing import Any
 
 from bot.engine import Event
 from bot.engine.coach import Coach, Moment
+from bot.engine.game import BotChoice
 from bot.engine.narrate import naming_ids
 from bot.tables.core import now_ms
 from bot.tables.table import Table, TableStatus
@@ -33,21 +34,24 @@ PRACTICE_BOT_SPEED = "slow"
 move), so that a learner can read what the bot did before it moves again."""
 
 
-def practice_bot(bots: Mapping[str, Any]) -> str:
-    """The bot a learner plays against: the game's easiest (its bots are declared strongest first).
-
-    When the games name their strengths, this is where ``bot_for("easy")`` goes.
+def practice_bot(bots: Mapping[str, Any], strengths: Mapping[str, BotChoice]) -> str:
+    """The bot a learner plays against: the game's ``easy`` strength (``Game.strengths``), or, for a
+    game that declares no strengths, its last declared bot (bots are declared strongest first).
 
     Raises
     ------
     ValueError
         The game has no bots.
 
-    >>> practice_bot({"heuristic": object, "easy": object})
+    >>> practice_bot({"heuristic": object, "easy": object}, {})
     'easy'
+    >>> practice_bot({"heuristic": object, "steady": object}, {"easy": BotChoice("steady", "slow")})
+    'steady'
     """
     if not bots:
         raise ValueError("this game has no bots to practise against")
+    if "easy" in strengths:
+        return strengths["easy"].bot
     return list(bots)[-1]
 
 

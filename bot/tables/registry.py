@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.engine import GAMES, Engine
 from bot.engine.bots import Bot
 from bot.engine.coach import Coach, load_coach, plain_coach
+from bot.engine.game import STRENGTHS, BotChoice, pick_bot
 from bot.engine.options import describe_options
 from bot.tables.core import Actor
 from bot.tables.race import Outcome
@@ -80,6 +81,8 @@ class TableRegistry:
         self.uis: dict[str, GameUI] = {}
         self.engines: dict[str, tuple[type[Engine], dict[str, Callable[..., Bot]]]] = {}
         self.coaches: dict[str, Coach] = {}  # kind to its coach at practice tables (/learn; bot.tables.practice)
+        self.strengths: dict[str, Mapping[str, BotChoice]] = {}
+        """Game kind to its declared bot strengths (``Game.strengths``; none for a test-only game)."""
         self.bot_delay_scale = 1.0
         self.timer_scale = 1.0
         self.shards: tuple[int, set[int] | None] = (0, None)
@@ -108,11 +111,14 @@ class TableRegistry:
         KeyError
             No engine of that kind is registered.
         """
+        strengths: Mapping[str, BotChoice] = {}
         if engine is None:
             game = GAMES[ui.kind]
+            strengths = game.strengths if bots is None else {}  # strengths name the declared bots
             engine, bots = game.engine, dict(game.bots) if bots is None else bots
             self.coaches[ui.kind] = load_coach(game.coach) if game.coach else plain_coach
         self.uis[ui.kind] = ui
+        self.strengths[ui.kind] = strengths
         self.engines[ui.kind] = (engine, dict(bots or {}))
 
     def engine_cls(self, kind: str) -> type[Engine]:
@@ -129,12 +135,34 @@ class TableRegistry:
         """Bot name to bot class of registered game *kind*, strongest first (empty: no bots)."""
         return self.engines[kind][1]
 
+    def bot_for(self, kind: str, choice: str | None = None) -> str:
+        """The bot kind of game *kind* that *choice* names: a strength (``easy``, ``normal``, ``hard``), a
+        bot kind (as older tables stored it), or ``None`` for the default strength, ``normal``
+        (``bot.engine.game.pick_bot``; ``docs/tables.md``, "Bots").
+
+        Raises
+        ------
+        KeyError
+            The game has no bots, or *choice* names none of them.
+        """
+        return pick_bot(self.bots(kind), self.strengths.get(kind, {}), choice)
+
     def strength(self, kind: str, name: str) -> str:
-        """A bot's strength in words: the game's first bot is ``hard``, its last ``easy``, others ``normal``."""
-        names = list(self.bots(kind))
-        if len(names) < 2 or name == names[0]:
-            return "hard" if len(names) > 1 else "normal"
-        return "easy" if name == names[-1] else "normal"
+        """The strength bot kind *name* plays at game *kind* (``easy``, ``normal``, ``hard``), or the
+        kind itself for a bot no strength names (a test-only game's).
+        """
+        return next((s for s in reversed(STRENGTHS) if (c := self.strengths.get(kind, {}).get(s)) and c.bot == name),
+                    name)
+
+    def bot_menu(self, kind: str) -> list[tuple[str, str, str]]:
+        """The lobby's Add-bot menu of game *kind*: ``(value, label, description)``, easy to hard, the
+        value a strength (a game that declares none: its bots by kind, strongest first). A plain
+        **Add bot** seats the default strength, ``normal`` (``DEFAULT_STRENGTH``).
+        """
+        strengths = self.strengths.get(kind, {})
+        if strengths:
+            return [(s, s.capitalize(), strengths[s].description) for s in STRENGTHS]
+        return [(name, f"Add a bot: {name}", "") for name in self.bots(kind)]
 
     # ------------------------------------------------------------------ the tables
 

@@ -343,7 +343,7 @@ class TableService(Tables):
             await self.registry.storage.set_game_status(table.id, TableStatus.CANCELLED)
             raise TableError(NO_PRIVATE_THREAD_ANSWER) from None
         table.thread_id = thread.id
-        await self.lobby.add_bot(table, actor, practice_bot(bots))
+        await self.lobby.add_bot(table, actor, practice_bot(bots, self.registry.strengths.get(kind, {})))
         try:
             await self.lobby.start_seated(table)
             await self.messages.budget.acquire(urgent=True)

@@ -259,7 +259,7 @@ async def test_new_command_options_come_from_the_one_declaration(fake: FakeDisco
         how = await fake.click(world.carol, lobby, "How to play")
         assert how.ephemeral and "Open my hand" in how.content and "Knock" in how.content
         menu = next(s for s in lobby.selects if s.custom_id.startswith("parlor:botpick:"))
-        assert [v for _, v in menu.options] == ["heuristic", "easy"]
+        assert [v for _, v in menu.options] == ["easy", "normal", "hard"]
         await fake.select(world.alice, lobby, menu.custom_id, ["easy"])
         await fake.click(world.alice, lobby, "Start")
         assert table.engine.options.three_of_a_kind == 30.5 and table.engine.lives[f"u{world.alice.id}"] == 3

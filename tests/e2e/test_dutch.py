@@ -115,23 +115,23 @@ def stage(engine: Any, hands: dict[str, list[str]], discard: list[str], *, turn:
 
 
 async def seat_three_bots(fake: FakeDiscord, world: World, lobby: Any) -> None:
-    """The default (hard) bot twice and the easy one from the lobby's menu."""
-    await fake.click(world.alice, lobby, "Add bot")
+    """The default (normal) bot from Add bot, then the hard and the easy one from the lobby's menu."""
     await fake.click(world.alice, lobby, "Add bot")
     menu = next(s for s in fake.message(lobby.id).selects if s.custom_id.startswith("parlor:botpick:"))
-    assert [v for _, v in menu.options] == ["perfect", "forgetful"]
-    await fake.select(world.alice, lobby, menu.custom_id, ["forgetful"])
+    assert [v for _, v in menu.options] == ["easy", "normal", "hard"]
+    await fake.select(world.alice, lobby, menu.custom_id, ["hard"])
+    await fake.select(world.alice, lobby, menu.custom_id, ["easy"])
 
 
 async def test_a_person_and_three_bots_play_a_passive_game_to_the_target(fake: FakeDiscord, world: World,
                                                                         tmp_path: Path) -> None:
-    """Alice (draw and discard) and three bots of two strengths play rounds until a total reaches 40
+    """Alice (draw and discard) and three bots of the three strengths play rounds until a total reaches 40
     (the deal is random: one round is sometimes enough)."""
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
         thread, lobby = await open_dutch(fake, world, target=40, **FAST)
         await seat_three_bots(fake, world, lobby)
         table = bot.tables.tables[1]
-        assert [s.bot_name for s in table.seats] == [None, "perfect", "perfect", "forgetful"]
+        assert [s.bot_name for s in table.seats] == [None, "attentive", "perfect", "forgetful"]
         await fake.click(world.alice, lobby, "Start")
         assert "1:🂠 2:🂠 3:🂠 4:🂠" in fake.message(lobby.id).content, "every hand as card backs by position"
         assert await play_plainly(fake, world.alice, lobby, table) > 0

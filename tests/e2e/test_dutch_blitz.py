@@ -458,8 +458,7 @@ async def test_host_picks_a_bots_strength_and_the_table_its_speed(fake: FakeDisc
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
         thread, lobby = await open_blitz(fake, world, bot_speed="fast")
         menu = next(s for s in lobby.selects if s.custom_id.startswith("parlor:botpick:"))
-        assert [v for _, v in menu.options] == ["greedy", "easy"]
-        assert any("hard" in label for label, _ in menu.options)
+        assert menu.options == (("Easy", "easy"), ("Normal", "normal"), ("Hard", "hard"))
         refused = await fake.select(world.bob, lobby, menu.custom_id, ["easy"])
         assert refused.ephemeral and "Only the host" in refused.content
         await fake.select(world.alice, lobby, menu.custom_id, ["easy"])

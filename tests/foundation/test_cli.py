@@ -192,7 +192,7 @@ def test_replay_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     from bot.storage import Storage
 
     kind = "dutch"
-    record = play_game(REGISTRY[kind], ["p0", "p1"], seed=5, bot_classes=bot_classes_for(get_game(kind), None, 2))
+    record = play_game(REGISTRY[kind], ["p0", "p1"], seed=5, bot_classes=bot_classes_for(get_game(kind), "hard", 2))
     db = tmp_path / "p.db"
 
     async def store() -> int:

@@ -151,10 +151,12 @@ async def test_move_select_refuses_26_options_and_long_texts() -> None:
 async def test_the_bot_menu_refuses_26_bots_and_long_names() -> None:
     """The lobby's bot menu: 26 bots or a label over 100 raise instead of being cut."""
     with pytest.raises(LimitError, match="at most 25 options"):
-        BotPicker(1, [(f"bot{i}", f"Bot {i}") for i in range(26)])
+        BotPicker(1, [(f"bot{i}", f"Bot {i}", "") for i in range(26)])
     with pytest.raises(LimitError, match="select option label has 101"):
-        BotPicker(1, [("hard", "h" * 101), ("easy", "Easy")])
-    lobby_view(1, [("hard", "Hard"), ("easy", "Easy")])
+        BotPicker(1, [("hard", "h" * 101, ""), ("easy", "Easy", "")])
+    with pytest.raises(LimitError, match="select option description has 101"):
+        BotPicker(1, [("hard", "Hard", "d" * 101), ("easy", "Easy", "")])
+    lobby_view(1, [("hard", "Hard", "plays well"), ("easy", "Easy", "")])
 
 
 async def test_table_view_refuses_game_buttons_that_do_not_fit() -> None:

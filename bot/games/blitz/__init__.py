@@ -3,13 +3,14 @@
 Not Dutch Blitz. Rules and rulings: ``docs/rules/blitz.md``.
 
 Exports ``ENGINE`` (:class:`~bot.games.blitz.engine.BlitzEngine`), ``BOTS`` (name to bot class,
-``heuristic`` first) and ``figures`` (per-game numbers for the simulator).
+``heuristic`` first; ``GAME.strengths`` names the easy, normal and hard ones) and ``figures``
+(per-game numbers for the simulator).
 """
 
 from __future__ import annotations
 
-from bot.engine.game import Game
-from bot.games.blitz.bots import BOTS, EasyBot, HeuristicBot
+from bot.engine.game import BotChoice, Game, Measure
+from bot.games.blitz.bots import BOTS, EasyBot, HeuristicBot, SteadyBot
 from bot.games.blitz.engine import BlitzEngine, BlitzOptions, hand_value
 from bot.games.blitz.figures import figures
 from bot.games.blitz.narrate import narrate
@@ -18,7 +19,7 @@ ENGINE = BlitzEngine
 """The engine class the registry picks up."""
 
 __all__ = ["GAME", "SUMMARY", "narrate", "BOTS", "ENGINE", "BlitzEngine", "BlitzOptions", "EasyBot", "HeuristicBot",
-           "figures", "hand_value"]
+           "SteadyBot", "figures", "hand_value"]
 
 SUMMARY = (
     "Thirty-one. Each player holds three cards; a hand is worth its best one-suit total (Ace 11, faces "
@@ -43,5 +44,11 @@ GAME = Game(
     figures=figures,
     narrate=narrate,
     coach="bot.games.blitz.coach:coach",
+    strengths={
+        "easy": BotChoice("easy", "Mostly draws from the stock, sometimes throws away a good card, knocks late"),
+        "normal": BotChoice("steady", "Plays the hard bot's move a bit under half the time, the easy bot's otherwise"),
+        "hard": BotChoice("heuristic", "Keeps its best suit, takes a discard that helps, knocks as soon as it is safe"),
+    },
+    measures=(Measure(games=300, bar=0.55, baseline_games=30),),
 )
 """The game's one declaration (``bot.engine.game``), registered through the ``parlor.games`` entry point."""

@@ -3,10 +3,12 @@
 Both bots read only their own view (their three or four cards, the discard pile, lives, who
 knocked) and their legal actions.
 
-* :class:`HeuristicBot` (``heuristic``, the default): keeps its best suit, takes the top of the
+* :class:`HeuristicBot` (``heuristic``, hard): keeps its best suit, takes the top of the
   discard pile when that improves its hand, and knocks once its hand is strong enough for the
   number of players still in (a lower bar with more players, and a slowly falling one as the round
   drags on).
+* :class:`SteadyBot` (``steady``, normal): makes :class:`HeuristicBot`'s move a little under half the
+  time and :class:`EasyBot`'s otherwise, drawn from its own RNG.
 * :class:`EasyBot` (``easy``): a casual player — mostly draws from the stock, sometimes throws
   away a card without much thought, and knocks only on a very strong hand.
 """
@@ -14,14 +16,15 @@ knocked) and their legal actions.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from random import Random
 from typing import Any, ClassVar
 
-from bot.engine.bots import Bot
+from bot.engine.bots import Bot, Pacing
 from bot.engine.cards import Card
 from bot.engine.core import Action
 from bot.games.blitz.engine import CARDS, card_points, hand_value
 
-__all__ = ["BOTS", "EasyBot", "HeuristicBot", "knock_threshold"]
+__all__ = ["BOTS", "EasyBot", "HeuristicBot", "SteadyBot", "knock_threshold"]
 
 
 def _cards(cards: Sequence[dict[str, Any]]) -> list[Card]:
@@ -132,5 +135,30 @@ class EasyBot(Bot):
         return {"type": "draw", "source": "stock"}
 
 
-BOTS: dict[str, type[Bot]] = {"heuristic": HeuristicBot, "easy": EasyBot}
-"""Bot name to class; the first entry is the default."""
+class SteadyBot(Bot):
+    """Normal strength: each choice is :class:`HeuristicBot`'s with chance :attr:`hard_share`, else
+    :class:`EasyBot`'s, both asked with this bot's own RNG (so its games replay exactly).
+
+    Parameters
+    ----------
+    player, rng, pacing:
+        See :class:`~bot.engine.bots.Bot`.
+    """
+
+    name: ClassVar[str] = "steady"
+    hard_share: ClassVar[float] = 0.45
+    """The chance that a choice is the hard bot's (tuned with ``bench/bot_strengths.py`` so that
+    ``heuristic`` beats it about as clearly as it beats ``easy``)."""
+
+    def __init__(self, player: str, rng: Random, pacing: Pacing | None = None) -> None:
+        super().__init__(player, rng, pacing)
+        self.hard = HeuristicBot(player, rng, self.pacing)
+        self.easy = EasyBot(player, rng, self.pacing)
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action | None:
+        """The hard bot's choice or the easy bot's (see the class)."""
+        return (self.hard if self.rng.random() < self.hard_share else self.easy).choose(view, legal)
+
+
+BOTS: dict[str, type[Bot]] = {"heuristic": HeuristicBot, "steady": SteadyBot, "easy": EasyBot}
+"""Bot kind to class, strongest first; the strengths that play them are ``blitz.GAME.strengths``."""

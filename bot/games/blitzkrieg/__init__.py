@@ -1,21 +1,20 @@
 """Blitzkrieg: War with twenty special battles, for two players (``docs/rules/blitzkrieg.md``).
 
-Exports ``ENGINE`` (:class:`~bot.games.blitzkrieg.engine.Blitzkrieg`), ``BOTS`` (``house``
-first, the default; ``random``) and ``figures``.
+Exports ``ENGINE`` (:class:`~bot.games.blitzkrieg.engine.Blitzkrieg`), ``BOTS`` (``counting``,
+``house``, ``random``: hard, normal and easy, ``GAME.strengths``) and ``figures``.
 """
 
 from __future__ import annotations
 
-from bot.engine.game import Game
-from bot.games.blitzkrieg.bots import HouseBot, RandomBot, figures
+from bot.engine.game import BotChoice, Game
+from bot.games.blitzkrieg.bots import BOTS, CountingBot, HouseBot, RandomBot, figures
 from bot.games.blitzkrieg.engine import Blitzkrieg, BlitzkriegOptions
 from bot.games.blitzkrieg.narrate import narrate
 
-__all__ = ["GAME", "SUMMARY", "narrate", "ENGINE", "BOTS", "figures", "Blitzkrieg", "BlitzkriegOptions", "HouseBot",
-           "RandomBot"]
+__all__ = ["GAME", "SUMMARY", "narrate", "ENGINE", "BOTS", "figures", "Blitzkrieg", "BlitzkriegOptions", "CountingBot",
+           "HouseBot", "RandomBot"]
 
 ENGINE = Blitzkrieg
-BOTS = {"house": HouseBot, "random": RandomBot}
 
 SUMMARY = (
     "War for two, with twenty named special battles. Both players press **Battle!** to turn their top "
@@ -44,6 +43,12 @@ GAME = Game(
     figures=figures,
     narrate=narrate,
     coach="bot.games.blitzkrieg.coach:coach",
-    measures=(),  # one strength: its few choices do not change the odds measurably (docs/rules/blitzkrieg.md)
+    # Its few choices do not change the odds measurably (docs/rules/blitzkrieg.md §10): no order to guard.
+    measures=(),
+    strengths={
+        "easy": BotChoice("random", "Luck decides Blitzkrieg; this bot also makes its Cold War choice by a coin flip"),
+        "normal": BotChoice("house", "Luck decides Blitzkrieg; in Cold War it challenges on a hand of 36 or more"),
+        "hard": BotChoice("counting", "Luck decides Blitzkrieg; in Cold War it counts the cards it has seen"),
+    },
 )
 """The game's one declaration (``bot.engine.game``), registered through the ``parlor.games`` entry point."""

@@ -1,7 +1,9 @@
 """Computer players and per-game figures for Blitzkrieg (``docs/rules/blitzkrieg.md`` §10).
 
-The house bot is the opponent a person alone plays against. It reads only its own view and
-legal actions, like every :class:`~bot.engine.bots.Bot`.
+Three strengths, which differ only in the few choices the game has (§8): ``random`` (easy) decides
+them by chance, ``house`` (normal) by a fixed bar, ``counting`` (hard) by the cards it has seen.
+Blitzkrieg is War: luck decides nearly everything, so the strengths barely change who wins (§10).
+Each reads only its own view and legal actions, like every :class:`~bot.engine.bots.Bot`.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from bot.engine.bots import Bot, Pacing
 from bot.engine.bots import RandomBot as BaseRandomBot
 from bot.engine.core import Action, Event
 
-__all__ = ["HouseBot", "RandomBot", "figures", "COLD_WAR_CHALLENGE_AT"]
+__all__ = ["BOTS", "CountingBot", "HouseBot", "RandomBot", "figures", "COLD_WAR_CHALLENGE_AT"]
 
 COLD_WAR_CHALLENGE_AT = 36
 """The house bot challenges in Cold War when its hand totals at least this (the mean of five
@@ -44,8 +46,35 @@ class HouseBot(Bot):
         return dict(self.rng.choice(list(legal)))
 
 
+class CountingBot(HouseBot):
+    """Hard: the house bot, except in Cold War (§6.9), where it counts cards. It expects the
+    adversary's five hidden cards to be worth five times the mean rank of the cards it has not
+    seen (the 52 ranked cards but its own hand and every card face up: on the table, turned, put
+    aside) and challenges only on a hand worth more than that (a tie is a disarm anyway).
+    """
+
+    name = "counting"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action | None:
+        """Challenge or disarm by the count above; otherwise as the house bot."""
+        if not any(a["type"] == "challenge" for a in legal):
+            return super().choose(view, legal)
+        hand = [e["card"] for e in view["table"] if e["face"] == "hand" and e["card"] is not None]
+        seen = {c["id"]: c["rank"] for c in hand}
+        seen.update((e["card"]["id"], e["card"]["rank"]) for e in view["table"] if e["face"] == "up")
+        seen.update((c["id"], c["rank"]) for c in [*view["aside"], *view["turned"].values()] if c)
+        unseen_count = 52 - sum(1 for rank in seen.values() if rank)
+        unseen_total = 4 * 91 - sum(seen.values())  # ranks 1-13 four times; a Diplomat counts 0
+        expected = 5 * unseen_total / max(1, unseen_count)
+        return {"type": "challenge" if sum(c["rank"] for c in hand) > expected else "disarm"}
+
+
 class RandomBot(BaseRandomBot):
-    """Picks uniformly among its legal actions (a yardstick for the house bot)."""
+    """Easy: picks uniformly among its legal actions (a Cold War challenge by a coin flip)."""
+
+
+BOTS: dict[str, type[Bot]] = {"counting": CountingBot, "house": HouseBot, "random": RandomBot}
+"""Bot kind to class, strongest first; ``blitzkrieg.GAME.strengths`` names the easy, normal and hard ones."""
 
 
 def figures(engine: Any, events: Sequence[Event]) -> dict[str, int | float]:

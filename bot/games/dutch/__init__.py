@@ -1,7 +1,7 @@
 """Dutch, the memory card game (kind ``dutch``): engine, bots and figures (``docs/rules/dutch.md``)."""
 
-from bot.engine.game import Game, Measure
-from bot.games.dutch.bots import BOTS, ForgetfulBot, PerfectBot
+from bot.engine.game import BotChoice, Game, Measure
+from bot.games.dutch.bots import BOTS, AttentiveBot, ForgetfulBot, PerfectBot
 from bot.games.dutch.engine import DutchEngine, DutchOptions, card_value
 from bot.games.dutch.figures import figures
 from bot.games.dutch.narrate import narrate
@@ -9,7 +9,8 @@ from bot.games.dutch.narrate import narrate
 ENGINE = DutchEngine
 
 __all__ = ["GAME", "SUMMARY", "narrate", "ENGINE", "BOTS", "figures", "DutchEngine", "DutchOptions", "card_value",
-           "PerfectBot", "ForgetfulBot"]
+           "PerfectBot", "AttentiveBot",
+           "ForgetfulBot"]
 
 SUMMARY = (
     "A memory game. Everyone holds face-down cards and looks at two of them once at the start; after "
@@ -38,7 +39,12 @@ GAME = Game(
     figures=figures,
     narrate=narrate,
     coach="bot.games.dutch.coach:coach",
-    measures=(Measure({"variant": "passive", "target": 50}, "passive"),
-              Measure({"variant": "aggressive"}, "aggressive")),
+    measures=(Measure({"variant": "passive", "target": 50}, "passive", games=200, bar=0.55, baseline_games=30),
+              Measure({"variant": "aggressive"}, "aggressive", games=400, bar=0.55, baseline_games=30)),
+    strengths={
+        "easy": BotChoice("forgetful", "Forgets many cards it has seen, so it may jump in wrongly"),
+        "normal": BotChoice("attentive", "Remembers most cards it has seen; its memory slips now and then"),
+        "hard": BotChoice("perfect", "Remembers every card it has seen and every swap; jumps in only when sure"),
+    },
 )
 """The game's one declaration (``bot.engine.game``), registered through the ``parlor.games`` entry point."""

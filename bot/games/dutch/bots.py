@@ -7,6 +7,8 @@ follows every public move (swaps, jump-ins) that shifts cards around.
 
 * :class:`PerfectBot` (``"perfect"``) remembers every card it has seen, swaps high cards out, uses
   its powers, jumps in only when sure and calls Dutch (passive) when its known total is low enough.
+* :class:`AttentiveBot` (``"attentive"``) plays the same way but forgets each seen card with a
+  smaller chance than the forgetful bot (0.15) and misses a blind swap now and then (0.1).
 * :class:`ForgetfulBot` (``"forgetful"``) plays the same way but forgets each seen card with a chance
   and sometimes misses a blind swap, so its memory can be wrong: it jumps in wrongly now and then.
 """
@@ -20,7 +22,7 @@ from typing import Any, ClassVar
 from bot.engine.bots import Bot
 from bot.engine.core import Action, Event
 
-__all__ = ["PerfectBot", "ForgetfulBot", "BOTS"]
+__all__ = ["PerfectBot", "AttentiveBot", "ForgetfulBot", "BOTS"]
 
 _TYPE = itemgetter("type")
 """An action's type."""
@@ -519,6 +521,17 @@ def _first(legal: Sequence[Action], kind: str) -> Action:
     raise LookupError(f"no {kind!r} action")  # pragma: no cover - callers checked
 
 
+class AttentiveBot(PerfectBot):
+    """Normal strength: a Dutch bot whose memory slips now and then. It forgets each seen card with
+    chance 0.15 and misses a blind swap with chance 0.1; it calls Dutch at 7 or less (passive).
+    """
+
+    name: ClassVar[str] = "attentive"
+    forget_chance: ClassVar[float] = 0.15
+    miss_swap_chance: ClassVar[float] = 0.1
+    dutch_threshold: ClassVar[int] = 7
+
+
 class ForgetfulBot(PerfectBot):
     """A Dutch bot with a fallible memory: it forgets each seen card with chance 0.3 and misses a
     blind swap with chance 0.2 (its memory then goes stale and it may jump in wrongly).
@@ -530,5 +543,5 @@ class ForgetfulBot(PerfectBot):
     dutch_threshold: ClassVar[int] = 7
 
 
-BOTS: dict[str, type[Bot]] = {"perfect": PerfectBot, "forgetful": ForgetfulBot}
-"""The Dutch bots by name; the first is the default."""
+BOTS: dict[str, type[Bot]] = {"perfect": PerfectBot, "attentive": AttentiveBot, "forgetful": ForgetfulBot}
+"""The Dutch bots by kind, strongest first; ``dutch.GAME.strengths`` names the easy, normal and hard ones."""

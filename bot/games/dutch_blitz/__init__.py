@@ -8,7 +8,8 @@ Exports
 ``ENGINE``
     :class:`~bot.games.dutch_blitz.engine.DutchBlitz`.
 ``BOTS``
-    ``{"greedy": GreedyBot, "easy": EasyBot}``; ``greedy`` is the default.
+    ``{"greedy": GreedyBot, "steady": SteadyBot, "easy": EasyBot}``: hard, normal (the default) and
+    easy (``GAME.strengths``).
 ``figures(engine, events)``
     Per-game numbers for the simulator (:func:`~bot.games.dutch_blitz.figures.figures`).
 ``DutchBlitzOptions``
@@ -73,15 +74,15 @@ total}``, ``ready {player, ready}``, ``game_over {winners, totals}``.
 
 from __future__ import annotations
 
-from bot.engine.game import Game, Measure
-from bot.games.dutch_blitz.bots import BOTS, EasyBot, GreedyBot, RandomBot
+from bot.engine.game import BotChoice, Game, Measure
+from bot.games.dutch_blitz.bots import BOTS, EasyBot, GreedyBot, RandomBot, SteadyBot
 from bot.games.dutch_blitz.engine import DutchBlitz
 from bot.games.dutch_blitz.figures import figures
 from bot.games.dutch_blitz.narrate import narrate
 from bot.games.dutch_blitz.options import DutchBlitzOptions
 
 __all__ = ["GAME", "SUMMARY", "narrate", "ENGINE", "BOTS", "figures", "DutchBlitz", "DutchBlitzOptions", "GreedyBot",
-           "EasyBot"]
+           "SteadyBot", "EasyBot"]
 
 ENGINE = DutchBlitz
 """The engine class the registry discovers."""
@@ -114,5 +115,10 @@ GAME = Game(
     coach="bot.games.dutch_blitz.coach:coach",
     baseline=RandomBot,  # random play that leaves the host's moves alone (§11)
     measures=(Measure({"target": 30}, games=24),),
+    strengths={
+        "easy": BotChoice("easy", "Slower; always plays its Blitz card, overlooks some plays, no clever Post moves"),
+        "normal": BotChoice("steady", "Plays the hard bot's move half the time and the easy bot's otherwise"),
+        "hard": BotChoice("greedy", "Quick: every play it sees, Blitz pile first, and clever Post-pile moves"),
+    },
 )
 """The game's one declaration (``bot.engine.game``), registered through the ``parlor.games`` entry point."""

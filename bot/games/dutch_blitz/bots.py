@@ -1,4 +1,5 @@
-"""Computer players for Dutch Blitz: ``greedy`` (the default) and ``easy``.
+"""Computer players for Dutch Blitz: ``greedy`` (hard), ``steady`` (normal: greedy's move half the
+time, easy's otherwise) and ``easy``.
 
 A bot reads only its own view (every face-up card on the table, ``docs/rules/dutch-blitz.md``
 §12), its own legal actions and the events it may see. Both bots react at human speed: each
@@ -22,7 +23,7 @@ from bot.engine.bots import RandomBot as BaseRandomBot
 from bot.engine.core import Action, Event
 from bot.games.dutch_blitz.engine import DutchBlitz
 
-__all__ = ["DutchBlitzBot", "GreedyBot", "EasyBot", "RandomBot", "BOTS"]
+__all__ = ["DutchBlitzBot", "GreedyBot", "SteadyBot", "EasyBot", "RandomBot", "BOTS"]
 
 _SOURCE_RANK = {"blitz": 0, "wood": 2}
 _END: Action = {"type": "end_hand"}
@@ -229,6 +230,50 @@ class EasyBot(DutchBlitzBot):
         return {"type": "end_hand"} if {"type": "end_hand"} in legal else None
 
 
+class SteadyBot(Bot):
+    """Normal strength: each choice is :class:`GreedyBot`'s with chance :attr:`hard_share`, else
+    :class:`EasyBot`'s, both asked with this bot's own RNG (its games replay exactly); both keep
+    their own record of the table. Between the two in speed too: median reaction 900 ms.
+
+    Parameters
+    ----------
+    player, rng:
+        See :class:`~bot.engine.bots.Bot`.
+    pacing:
+        Reaction time in milliseconds; default median 900 ms.
+    """
+
+    name = "steady"
+    default_pacing = Pacing(median_ms=900.0, spread=0.35, minimum_ms=250.0, maximum_ms=4500.0)
+    hard_share: ClassVar[float] = 0.5
+    """The chance that a choice is the greedy bot's (``bench/bot_strengths.py`` measures the result)."""
+
+    def __init__(self, player: str, rng: Random, pacing: Pacing | None = None) -> None:
+        super().__init__(player, rng, pacing)
+        self.hard = GreedyBot(player, rng, self.pacing)
+        self.easy = EasyBot(player, rng, self.pacing)
+
+    def observe(self, events: Sequence[Event]) -> None:
+        """Both bots follow the table."""
+        self.hard.observe(events)
+        self.easy.observe(events)
+
+    def chooses_nothing(self, legal: Sequence[Action]) -> bool:
+        """As both bots: only the host's ``next_hand`` is left (§11)."""
+        return _only_next_hand(legal)
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action | None:
+        """The choice of :meth:`choose_lazily` with *view*."""
+        return self.choose_lazily(legal, lambda: view)
+
+    def choose_lazily(self, legal: Sequence[Action], view: Callable[[], dict[str, Any]]) -> Action | None:
+        """``None`` when :meth:`chooses_nothing`; else the greedy or the easy bot's choice (see the class)."""
+        if _only_next_hand(legal):
+            return None
+        bot: DutchBlitzBot = self.hard if self.rng.random() < self.hard_share else self.easy
+        return bot.choose_lazily(legal, view)
+
+
 class RandomBot(BaseRandomBot):
     """Random play, the floor of the strength table: any legal move but the host's (§11, §8)."""
 
@@ -310,5 +355,5 @@ def _is_boy(card: dict[str, Any]) -> bool:
     return card["colour"] in ("red", "blue")
 
 
-BOTS: dict[str, type[Bot]] = {"greedy": GreedyBot, "easy": EasyBot}
-"""Bot name to class; the first entry is the default bot."""
+BOTS: dict[str, type[Bot]] = {"greedy": GreedyBot, "steady": SteadyBot, "easy": EasyBot}
+"""Bot kind to class, strongest first; ``dutch_blitz.GAME.strengths`` names the easy, normal and hard ones."""

@@ -18,10 +18,13 @@ def heuristic(player: str = "p0") -> HeuristicBot:
     return HeuristicBot(player, random.Random(0))
 
 
-def test_package_is_registered_with_heuristic_as_default_bot() -> None:
-    """The registry finds kind 'blitz'; the first bot is 'heuristic', and 'easy' exists."""
-    assert REGISTRY["blitz"] is ENGINE and get_game("blitz").figures is figures
-    assert list(BOTS) == ["heuristic", "easy"]
+def test_package_is_registered_with_heuristic_hard_and_steady_normal() -> None:
+    """The registry finds kind 'blitz'; its bots strongest first: 'heuristic' (hard), 'steady' (normal,
+    the default), 'easy' (§14)."""
+    game = get_game("blitz")
+    assert REGISTRY["blitz"] is ENGINE and game.figures is figures
+    assert list(BOTS) == ["heuristic", "steady", "easy"]
+    assert [game.bot_for(s) for s in ("hard", "normal", "easy", None)] == ["heuristic", "steady", "easy", "steady"]
 
 
 def test_heuristic_takes_the_discard_when_it_improves_the_hand() -> None:

@@ -241,6 +241,9 @@ def test_deepcopy_of_a_game_waiting_for_a_choice_plays_on() -> None:
     assert game.apply(ANN, {"type": "challenge"}) == twin.apply(ANN, {"type": "challenge"})
 
 
-def test_house_bot_is_the_default_bot() -> None:
-    """§10: the house bot is listed first."""
-    assert next(iter(BOTS)) == "house"
+def test_house_bot_plays_normal_the_default_strength() -> None:
+    """§10: counting (hard), house (normal, the default) and random (easy), strongest first."""
+    from bot.games.blitzkrieg import GAME
+
+    assert list(BOTS) == ["counting", "house", "random"]
+    assert [GAME.bot_for(s) for s in ("hard", None, "easy")] == ["counting", "house", "random"]

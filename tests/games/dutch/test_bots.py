@@ -24,9 +24,13 @@ def feed(bot, events):
     bot.observe([e for e in events if e.visible_to(bot.player)])
 
 
-def test_default_bot_is_perfect():
-    """BOTS lists the memory-perfect bot first (the default) and the forgetful one."""
-    assert list(BOTS) == ["perfect", "forgetful"]
+def test_bots_are_perfect_attentive_and_forgetful_with_attentive_the_default():
+    """BOTS lists the memory-perfect bot (hard), the attentive one (normal, the default) and the
+    forgetful one (easy), strongest first (§11)."""
+    from bot.games.dutch import GAME
+
+    assert list(BOTS) == ["perfect", "attentive", "forgetful"]
+    assert [GAME.bot_for(s) for s in ("hard", None, "easy")] == ["perfect", "attentive", "forgetful"]
 
 
 @pytest.mark.parametrize("variant", ["passive", "aggressive"])

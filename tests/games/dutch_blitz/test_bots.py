@@ -19,9 +19,12 @@ def _choose(bot_cls, game, player="p0"):
     return bot, bot.choose(game.view(player), game.legal_actions(player))
 
 
-def test_greedy_is_the_default_bot():
-    """BOTS lists greedy first, then easy."""
-    assert list(BOTS) == ["greedy", "easy"]
+def test_bots_are_greedy_steady_and_easy_with_steady_the_default():
+    """BOTS lists greedy (hard), steady (normal, the default), easy, strongest first (§14)."""
+    from bot.games.dutch_blitz import GAME
+
+    assert list(BOTS) == ["greedy", "steady", "easy"]
+    assert [GAME.bot_for(s) for s in ("hard", None, "easy")] == ["greedy", "steady", "easy"]
 
 
 def test_greedy_plays_from_the_blitz_pile_first():
