@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import aiohttp
@@ -34,11 +34,12 @@ GIVE_UP_AFTER = 5
 """Tries of a row that fails with an error that is neither Discord's nor the network's before it is dropped."""
 
 
-def announcement(channel_id: int, text: str, pings: Sequence[int] = (), dedup: str | None = None) -> Notice:
+def announcement(channel_id: int, text: str, pings: Sequence[int] = (), dedup: str | None = None, *,
+                 guild_id: int | None = None) -> Notice:
     """The outbox row of a tournament announcement: *text* (at most 2,000 characters) in channel
-    *channel_id* (a snowflake), pinging only the users *pings* (snowflakes).
+    *channel_id* of server *guild_id* (snowflakes), pinging only the users *pings* (snowflakes).
     """
-    return Notice(ANNOUNCEMENT, channel_id, text, tuple(int(u) for u in pings), dedup)
+    return Notice(ANNOUNCEMENT, channel_id, text, tuple(int(u) for u in pings), dedup, guild_id)
 
 
 class Budget(Protocol):
@@ -59,6 +60,10 @@ class OutboxSender:
         The discord.py client that posts them (channels from its cache, else partial messageables).
     budget:
         Paces the posts against Discord's global limit (the table service's; each post is urgent).
+    mine:
+        Whether this process posts for a server (a snowflake, ``None`` if unknown): with shards split
+        over processes that share the database, each posts for the servers of its own shards
+        (the table registry's ``on_this_shard``). Default: every server.
 
     Attributes
     ----------
@@ -69,10 +74,12 @@ class OutboxSender:
         The longest pause between two tries, in seconds.
     """
 
-    def __init__(self, outbox: Outbox, client: discord.Client, budget: Budget | None = None) -> None:
+    def __init__(self, outbox: Outbox, client: discord.Client, budget: Budget | None = None,
+                 mine: Callable[[int | None], bool] | None = None) -> None:
         self.outbox = outbox
         self.client = client
         self.budget = budget
+        self.mine = mine or (lambda guild_id: True)
         self.retry_s = 1.0
         self.max_retry_s = 60.0
         self._task: asyncio.Task[None] | None = None
@@ -122,14 +129,24 @@ class OutboxSender:
                 log.exception("could not read the outbox; trying again")
                 await asyncio.sleep(self.retry_s)
                 continue
-            for target in targets:
+            for target, guild_id in targets:
+                if not self.mine(guild_id):
+                    continue
                 worker = self._workers.get(target)
                 if worker is not None and not worker.done():
                     self._again.add(target)
                     continue
                 self._workers[target] = asyncio.get_running_loop().create_task(
-                    self._drain(target), name=f"parlor-outbox-{target}")
+                    self._drain_logged(target), name=f"parlor-outbox-{target}")
             await self.outbox.added.wait()
+
+    async def _drain_logged(self, target: int) -> None:
+        """:meth:`_drain`, its failure logged (the next row added for *target* starts it again)."""
+        try:
+            await self._drain(target)
+        except Exception:
+            log.exception("the outbox's task for %s failed", target)
+            self._workers.pop(target, None)
 
     async def _drain(self, target: int) -> None:
         """Post *target*'s pending rows in order until none is left; a failed try pauses this target

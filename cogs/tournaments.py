@@ -189,7 +189,7 @@ class DiscordTournamentMessenger:
         """The outbox row that posts *text* in *t*'s channel, pinging only *pings* (``docs/design.md``
         §3, "The outbox").
         """
-        return announcement(t.channel_id, fit_text(text), pings, dedup)
+        return announcement(t.channel_id, fit_text(text), pings, dedup, guild_id=t.guild_id)
 
     async def say(self, t: TournamentRow, text: str, *, pings: Sequence[int] = ()) -> None:
         """|coro| Post *text* in *t*'s channel through the outbox (stored on its own, then posted in

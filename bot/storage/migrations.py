@@ -170,7 +170,8 @@ MIGRATIONS: list[str] = [
         attempts    INTEGER NOT NULL DEFAULT 0,
         sent_ms     INTEGER,
         message_id  INTEGER,
-        dropped_ms  INTEGER
+        dropped_ms  INTEGER,
+        guild_id    INTEGER
     );
     CREATE INDEX outbox_pending ON outbox(sent_ms, dropped_ms, target, id);
     """,

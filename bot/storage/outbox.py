@@ -28,8 +28,8 @@ TABLE_NOTICE = "table"
 ANNOUNCEMENT = "tournament"
 """The kind of an announcement posted in a tournament's channel."""
 
-INSERT_NOTICE = ("INSERT INTO outbox (kind, target, body, pings, dedup, created_ms, attempts)"
-                 " VALUES (?, ?, ?, ?, ?, ?, 0) ON CONFLICT (dedup) DO NOTHING")
+INSERT_NOTICE = ("INSERT INTO outbox (kind, target, body, pings, dedup, created_ms, attempts, guild_id)"
+                 " VALUES (?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (dedup) DO NOTHING")
 """The statement that stores one notice (:func:`notice_values`); a dedup key already stored stores nothing."""
 
 
@@ -50,6 +50,9 @@ class Notice:
     dedup:
         A key no other notice may have (``None``: none): a notice enqueued twice with one key is
         stored once (e.g. a round's pairings after a restart re-runs the step that posts them).
+    guild_id:
+        The server of *target* (a snowflake, ``None`` if unknown): with shards split over processes,
+        the process that serves the server's shard posts it.
     """
 
     kind: str
@@ -57,6 +60,7 @@ class Notice:
     text: str
     pings: tuple[int, ...] = ()
     dedup: str | None = None
+    guild_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +87,7 @@ class OutboxRow:
     attempts: int
     sent_ms: int | None
     message_id: int | None
+    guild_id: int | None
 
     @property
     def nonce(self) -> str:
@@ -95,7 +100,7 @@ class OutboxRow:
 def notice_values(notice: Notice, now_ms: int) -> tuple[Any, ...]:
     """The values of :data:`INSERT_NOTICE` for *notice*, enqueued at *now_ms* (Unix ms)."""
     return (notice.kind, notice.target, notice.text, json.dumps([int(u) for u in notice.pings]), notice.dedup,
-            now_ms)
+            now_ms, notice.guild_id)
 
 
 class Outbox:
@@ -154,11 +159,13 @@ class Outbox:
                                    " ORDER BY id LIMIT ?", [*args, limit])
         return [_row(r) for r in rows]
 
-    async def pending_targets(self) -> list[int]:
-        """|coro| The targets (snowflakes) that have pending rows, the one with the oldest row first."""
-        rows = await self._db.rows("SELECT target, MIN(id) AS first FROM outbox WHERE sent_ms IS NULL"
-                                   " AND dropped_ms IS NULL GROUP BY target ORDER BY first")
-        return [int(r["target"]) for r in rows]
+    async def pending_targets(self) -> list[tuple[int, int | None]]:
+        """|coro| The targets that have pending rows, each with its server (``(target, guild_id)``,
+        snowflakes; the server ``None`` if unknown), the one with the oldest row first.
+        """
+        rows = await self._db.rows("SELECT target, MAX(guild_id) AS guild, MIN(id) AS first FROM outbox"
+                                   " WHERE sent_ms IS NULL AND dropped_ms IS NULL GROUP BY target ORDER BY first")
+        return [(int(r["target"]), None if r["guild"] is None else int(r["guild"])) for r in rows]
 
     async def rows(self, *, target: int | None = None) -> list[OutboxRow]:
         """|coro| Every row (sent, dropped or pending), oldest first, of *target* only if given."""
@@ -190,4 +197,4 @@ class Outbox:
 
 def _row(r: aiosqlite.Row) -> OutboxRow:
     return OutboxRow(r["id"], r["kind"], r["target"], r["body"], tuple(json.loads(r["pings"])), r["dedup"],
-                     r["created_ms"], r["attempts"], r["sent_ms"], r["message_id"])
+                     r["created_ms"], r["attempts"], r["sent_ms"], r["message_id"], r["guild_id"])

@@ -375,7 +375,8 @@ class DiscordMessenger:
         """
         if table.thread_id is None:
             return None
-        return Notice(TABLE_NOTICE, table.thread_id, fit_text(text), tuple(int(u) for u in pings))
+        return Notice(TABLE_NOTICE, table.thread_id, fit_text(text), tuple(int(u) for u in pings),
+                      guild_id=table.guild_id)
 
     async def say(self, table: Table, text: str, *, pings: Sequence[int] = ()) -> None:
         """|coro| Post a new message in the table's thread through the outbox (stored on its own, then

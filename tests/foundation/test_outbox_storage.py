@@ -84,7 +84,7 @@ async def test_rows_go_in_order_per_target_dedup_once_and_leave_when_sent_or_dro
         await box.enqueue(Notice(ANNOUNCEMENT, 3, "pairings again", dedup="t1:pairings:1"))
         assert [r.text for r in await box.pending(1)] == ["a", "c"]
         assert [r.text for r in await box.pending(3)] == ["pairings"]
-        assert await box.pending_targets() == [1, 2, 3]
+        assert await box.pending_targets() == [(1, None), (2, None), (3, None)]
         a, c, b = await box.pending(1) + await box.pending(2)
         await box.mark_sent(a.id, 555)
         await box.drop(c.id)
