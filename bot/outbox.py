@@ -21,6 +21,7 @@ from typing import Any, Protocol
 import aiohttp
 import discord
 
+from bot.storage import Storage
 from bot.storage.outbox import ANNOUNCEMENT, Notice, Outbox, OutboxRow
 
 __all__ = ["OutboxSender", "Notice", "announcement", "KEEP_SENT_MS", "GIVE_UP_AFTER"]
@@ -54,8 +55,8 @@ class OutboxSender:
 
     Parameters
     ----------
-    outbox:
-        The stored rows (:attr:`bot.storage.Storage.outbox`).
+    storage:
+        The database whose outbox (:attr:`bot.storage.Storage.outbox`) holds the rows.
     client:
         The discord.py client that posts them (channels from its cache, else partial messageables).
     budget:
@@ -74,9 +75,9 @@ class OutboxSender:
         The longest pause between two tries, in seconds.
     """
 
-    def __init__(self, outbox: Outbox, client: discord.Client, budget: Budget | None = None,
+    def __init__(self, storage: Storage, client: discord.Client, budget: Budget | None = None,
                  mine: Callable[[int | None], bool] | None = None) -> None:
-        self.outbox = outbox
+        self.storage = storage
         self.client = client
         self.budget = budget
         self.mine = mine or (lambda guild_id: True)
@@ -86,6 +87,11 @@ class OutboxSender:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
         """Targets that got rows while their task was running (it looks again before it ends)."""
+
+    @property
+    def outbox(self) -> Outbox:
+        """The stored rows (the storage's :class:`~bot.storage.outbox.Outbox`)."""
+        return self.storage.outbox
 
     async def enqueue(self, *notices: Notice) -> None:
         """|coro| Store *notices* on their own (:meth:`bot.storage.outbox.Outbox.enqueue`); they are

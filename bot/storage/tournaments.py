@@ -81,8 +81,9 @@ class TournamentStore:
         rows = await self._db.rows(f"SELECT * FROM tournaments WHERE {' AND '.join(where)} ORDER BY id", args)
         return [_tournament(r) for r in rows]
 
-    async def set_tournament_status(self, tournament_id: int, status: str) -> None:
-        """|coro| Set a tournament's status (``checkin`` at check-in, ``paused``, ``running`` again, …).
+    async def set_tournament_status(self, tournament_id: int, status: str, *, notices: Sequence[Notice] = ()) -> None:
+        """|coro| Set a tournament's status (``checkin`` at check-in, ``paused``, ``running`` again, …),
+        with *notices* (its announcement) stored in the outbox in the same transaction.
 
         Raises
         ------
@@ -90,7 +91,7 @@ class TournamentStore:
             *status* is none of :data:`~bot.storage.rows.TOURNAMENT_STATUSES`; nothing is written.
         """
         _check(status, TOURNAMENT_STATUSES)
-        await self._set_tournament(tournament_id, {"status": str(status)})
+        await self._set_tournament(tournament_id, {"status": str(status)}, notices)
 
     async def set_tournament_message(self, tournament_id: int, message_id: int | None) -> None:
         """|coro| Set a tournament's public message (a snowflake, or ``None``)."""
@@ -121,12 +122,17 @@ class TournamentStore:
             await self._announce(db, notices)
         self._announced(notices)
 
-    async def _set_tournament(self, tournament_id: int, changes: dict[str, Any]) -> None:
-        """|coro| Set *changes* (columns named by this module, values as stored) and ``updated_at``."""
+    async def _set_tournament(self, tournament_id: int, changes: dict[str, Any],
+                              notices: Sequence[Notice] = ()) -> None:
+        """|coro| Set *changes* (columns named by this module, values as stored) and ``updated_at``,
+        with *notices* stored in the same transaction.
+        """
         async with self._db.transaction() as db:
             changes = {**changes, "updated_at": self._db.clock()}
             cols = ", ".join(f"{k} = ?" for k in changes)
             await db.execute(f"UPDATE tournaments SET {cols} WHERE id = ?", (*changes.values(), tournament_id))
+            await self._announce(db, notices)
+        self._announced(notices)
 
     async def set_entrant(self, tournament_id: int, user_id: int, name: str, status: str) -> None:
         """|coro| Enter *user_id* in a tournament with *status*, or change their status (their place in

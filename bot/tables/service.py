@@ -193,7 +193,7 @@ class TableService(Tables):
         self.actor, self.is_moderator = clicks.actor, clicks.is_moderator
         self.board = self.boards.board
         self.budget, self.token_budget = self.messages.budget, self.messages.token_budget
-        self.outbox = OutboxSender(storage.outbox, client, self.budget, self.registry.on_this_shard)
+        self.outbox = OutboxSender(storage, client, self.budget, self.registry.on_this_shard)
         """Posts the stored table notices and tournament announcements of this client (``docs/design.md``
         §3, "The outbox"); the client starts it once the tables are restored and stops it on close."""
 

@@ -208,9 +208,9 @@ class Scheduler:
         except TournamentError as exc:
             t = await self.core.tournament(tid)
             if t.status in BEFORE_START:
-                await self.storage.end_tournament(tid, TournamentStatus.CANCELLED, finished_at=self.core.now())
-                await self.announce.say(t, f"⛔ **{self.announce.shown(t.name)}** could not start and is "
-                                           f"cancelled: {exc}")
+                said = f"⛔ **{self.announce.shown(t.name)}** could not start and is cancelled: {exc}"
+                await self.storage.end_tournament(tid, TournamentStatus.CANCELLED, finished_at=self.core.now(),
+                                                  notices=self.announce.notice(t, said))
                 await self.announce.redraw(tid)
 
     async def watch(self, s: TournamentState, m: MatchRow, now: int) -> None:
@@ -255,10 +255,10 @@ class Scheduler:
                 seats=seats, host_id=t.organizer_id, title=f"{t.name} · R{m.round} M{m.number + 1}", intro=intro)
         except Exception as exc:
             log.exception("tournament %s: could not open round %s match %s", t.id, m.round, m.number)
-            await self.storage.set_match_status(t.id, m.round, m.number, MatchStatus.BROKEN)
-            await self.announce.say(t, f"⚠️ The table of round {m.round}, match {m.number + 1} could not be opened "
-                                       f"({exc}). The organizer can `/tournament reseat match:{m.number + 1}` or "
-                                       f"`/tournament force`.")
+            said = (f"⚠️ The table of round {m.round}, match {m.number + 1} could not be opened ({exc}). The "
+                    f"organizer can `/tournament reseat match:{m.number + 1}` or `/tournament force`.")
+            await self.storage.set_match_status(t.id, m.round, m.number, MatchStatus.BROKEN,
+                                                notices=self.announce.notice(t, said))
             return
         try:
             await self.storage.open_match(t.id, m.round, m.number, game_id=table.id, opened_at=self.core.now())
