@@ -75,6 +75,8 @@ class OutboxRow:
         Tries that failed so far (a 429 discord.py gave up on, a 5xx, a network error).
     sent_ms, message_id:
         When it was posted and the message it made, ``None`` while pending.
+    dropped_ms:
+        When it left the queue unposted (its target gone), else ``None``.
     """
 
     id: int
@@ -88,6 +90,7 @@ class OutboxRow:
     sent_ms: int | None
     message_id: int | None
     guild_id: int | None
+    dropped_ms: int | None
 
     @property
     def nonce(self) -> str:
@@ -197,4 +200,5 @@ class Outbox:
 
 def _row(r: aiosqlite.Row) -> OutboxRow:
     return OutboxRow(r["id"], r["kind"], r["target"], r["body"], tuple(json.loads(r["pings"])), r["dedup"],
-                     r["created_ms"], r["attempts"], r["sent_ms"], r["message_id"], r["guild_id"])
+                     r["created_ms"], r["attempts"], r["sent_ms"], r["message_id"], r["guild_id"],
+                     r["dropped_ms"])

@@ -72,6 +72,25 @@ async def test_a_table_notice_outlasts_a_long_429_storm_in_order(fake: FakeDisco
     assert [r.message_id for r in rows] == [carol[0].id, bob[0].id] and rows[0].attempts > 0
 
 
+async def test_a_notice_for_a_thread_that_is_gone_is_dropped_and_the_queue_goes_on(
+        fake: FakeDiscord, world: World, bot, expected_errors: list[str], caplog: pytest.LogCaptureFixture) -> None:
+    """Discord answers Carol's notice with 404 Unknown Channel (as for a deleted thread): the row is
+    dropped with one log line, no traceback, and Bob's notice behind it is posted."""
+    expected_errors.append(r"404 POST .*10003")
+    thread, lobby = await three_at_a_table(fake, world)
+    fake.fail_route("POST", rf"/channels/{thread.id}/messages", status=404, code=10003, message="Unknown Channel")
+    caplog.set_level(logging.INFO)
+    for user in (world.carol, world.bob):
+        assert not (await fake.click(user, lobby, "Leave game")).failed
+    await until(lambda: _sent(bot, thread.id, dropped=1), "Bob's notice posted")
+    assert not took_over(fake, thread, "carol") and len(took_over(fake, thread, "bob")) == 1
+    carol, bob = await bot.storage.outbox.rows(target=thread.id)
+    assert carol.dropped_ms is not None and carol.message_id is None and bob.message_id is not None
+    assert [r.getMessage() for r in caplog.records if "dropped" in r.getMessage()] == [
+        f"outbox row {carol.id}: its thread {thread.id} is gone or closed to the bot (404 10003); dropped"]
+    assert not [r for r in caplog.records if r.exc_info]
+
+
 async def test_a_notice_sent_but_not_marked_before_a_stop_is_not_posted_twice(fake: FakeDiscord, world: World,
                                                                               tmp_path: Path) -> None:
     """Discord makes Carol's notice but its answer is late; the bot stops before it hears it (the row is
@@ -93,9 +112,11 @@ async def test_a_notice_sent_but_not_marked_before_a_stop_is_not_posted_twice(fa
         assert row.message_id == made.id and row.id == pending.id
 
 
-async def _sent(bot: Any, target: int) -> bool:
+async def _sent(bot: Any, target: int, dropped: int = 0) -> bool:
+    """Whether every row for *target* left the queue: posted, but *dropped* of them."""
     rows = await bot.storage.outbox.rows(target=target)
-    return bool(rows) and all(r.sent_ms is not None for r in rows)
+    return (bool(rows) and all(r.sent_ms is not None or r.dropped_ms is not None for r in rows)
+            and sum(r.dropped_ms is not None for r in rows) == dropped)
 
 
 async def test_a_match_result_stored_before_a_stop_is_announced_once_after_the_restart(
