@@ -73,6 +73,9 @@ class OutboxSender:
         doubles it, up to :attr:`max_retry_s`.
     max_retry_s:
         The longest pause between two tries, in seconds.
+    stop_grace_s:
+        How long :meth:`stop` lets the pending rows go out before it stops, in seconds (0: at once,
+        as a killed process would).
     """
 
     def __init__(self, storage: Storage, client: discord.Client, budget: Budget | None = None,
@@ -83,6 +86,7 @@ class OutboxSender:
         self.mine = mine or (lambda guild_id: True)
         self.retry_s = 1.0
         self.max_retry_s = 60.0
+        self.stop_grace_s = 2.0
         self._task: asyncio.Task[None] | None = None
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
@@ -110,9 +114,18 @@ class OutboxSender:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="parlor-outbox")
 
     async def stop(self) -> None:
-        """|coro| Stop posting: what is pending stays stored for the next start. A post on its way may
-        reach Discord unmarked; the next start sends it again with its nonce (no second message).
+        """|coro| Stop posting, after giving what is pending up to :attr:`stop_grace_s` seconds to go
+        out (the client still connected). What is left stays stored for the next start; a post on its way
+        may reach Discord unmarked, and the next start sends it again with its nonce (no second
+        message).
         """
+        grace_s = self.stop_grace_s
+        if self._task is not None and not self._task.done() and self.client.is_ready() and grace_s > 0:
+            with contextlib.suppress(Exception):
+                self._spawn(await self.outbox.pending_targets())
+            busy = [t for t in self._workers.values() if not t.done()]
+            if busy:
+                await asyncio.wait(busy, timeout=grace_s)
         tasks = [t for t in (self._task, *self._workers.values()) if t is not None]
         for task in tasks:
             task.cancel()
@@ -130,21 +143,26 @@ class OutboxSender:
         while True:
             self.outbox.added.clear()
             try:
-                targets = await self.outbox.pending_targets()
+                self._spawn(await self.outbox.pending_targets())
             except Exception:
                 log.exception("could not read the outbox; trying again")
                 await asyncio.sleep(self.retry_s)
                 continue
-            for target, guild_id in targets:
-                if not self.mine(guild_id):
-                    continue
-                worker = self._workers.get(target)
-                if worker is not None and not worker.done():
-                    self._again.add(target)
-                    continue
-                self._workers[target] = asyncio.get_running_loop().create_task(
-                    self._drain_logged(target), name=f"parlor-outbox-{target}")
             await self.outbox.added.wait()
+
+    def _spawn(self, targets: list[tuple[int, int | None]]) -> None:
+        """Start a task for each of *targets* (``(target, guild_id)``) of this process's servers that
+        has none; one that has a task looks again before it ends.
+        """
+        for target, guild_id in targets:
+            if not self.mine(guild_id):
+                continue
+            worker = self._workers.get(target)
+            if worker is not None and not worker.done():
+                self._again.add(target)
+                continue
+            self._workers[target] = asyncio.get_running_loop().create_task(
+                self._drain_logged(target), name=f"parlor-outbox-{target}")
 
     async def _drain_logged(self, target: int) -> None:
         """:meth:`_drain`, its failure logged (the next row added for *target* starts it again)."""

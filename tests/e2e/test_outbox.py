@@ -105,6 +105,7 @@ async def test_a_notice_sent_but_not_marked_before_a_stop_is_not_posted_twice(fa
         await fake.wait_for(lambda: took_over(fake, thread, "carol"), timeout=10, what="the notice made on Discord")
         [pending] = [r for r in await bot.storage.outbox.rows(target=thread.id)]
         assert pending.sent_ms is None
+        bot.tables.outbox.stop_grace_s = 0  # stopped as a killed process would be: nothing more goes out
     async with parlor(fake, db) as bot:
         await until(lambda: _sent(bot, thread.id), "the row marked sent")
         [made] = took_over(fake, thread, "carol")
@@ -145,6 +146,7 @@ async def test_a_match_result_stored_before_a_stop_is_announced_once_after_the_r
         await fake.wait_for(lambda: any(r.path == route and r.status == 429 for r in fake.requests), timeout=10,
                             what="the announcement on its way")
         assert not [m for m in fake.messages(world.channel) if "Round 1, match 1" in m.content]
+        bot.tables.outbox.stop_grace_s = 0  # stopped as a killed process would be: nothing more goes out
     async with _parlor(fake, db) as bot:
         await until(lambda: _sent(bot, world.channel.id), "the announcements")
         results = [m for m in fake.messages(world.channel) if "✅ Round 1, match 1" in m.content]
