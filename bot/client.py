@@ -246,6 +246,7 @@ class ParlorBot(commands.Bot):
             restored = await self.tables.restore()
             if restored:
                 log.info("restored %d table(s) after a restart", restored)
+            self.tables.outbox.start()  # what an earlier run stored and did not post goes out first
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         """Register persistent components, remembering their custom id templates (see :meth:`on_interaction`)."""
@@ -336,6 +337,8 @@ class ParlorBot(commands.Bot):
         """Stop the tables' tasks, then disconnect (the database is closed by ``run_bot``)."""
         with contextlib.suppress(Exception):
             await self.tables.shutdown()
+        with contextlib.suppress(Exception):
+            await self.tables.outbox.stop()  # what is not posted yet stays stored for the next start
         await super().close()
         if self._frozen:  # what was frozen may be garbage now (many bots in one process: the tests)
             self._frozen = False

@@ -21,6 +21,7 @@ from discord.ext import commands
 
 from bot.answers import answer_error
 from bot.engine.options import describe_options
+from bot.outbox import Notice, announcement
 from bot.ratings.service import RatingService, registry_bot_orders
 from bot.tables.core import Actor
 from bot.tables.text import fit_text
@@ -178,13 +179,23 @@ class DiscordTournamentMessenger:
         channel = self.bot.get_channel(t.channel_id)
         return channel if channel is not None else await self.bot.fetch_channel(t.channel_id)
 
+    def notice(self, t: TournamentRow, text: str, *, pings: Sequence[int] = (),
+               dedup: str | None = None) -> Notice | None:
+        """The outbox row that posts *text* in *t*'s channel, pinging only *pings* (``docs/design.md``
+        §3, "The outbox").
+        """
+        return announcement(t.channel_id, fit_text(text), pings, dedup, guild_id=t.guild_id)
+
     async def say(self, t: TournamentRow, text: str, *, pings: Sequence[int] = ()) -> None:
-        """|coro| Post *text* in *t*'s channel, pinging only *pings*; a refusal is logged and dropped."""
+        """|coro| Post *text* in *t*'s channel through the outbox (stored on its own, then posted in
+        order and retried), pinging only *pings*; a notice that cannot be stored is logged.
+        """
+        notice = self.notice(t, text, pings=pings)
+        assert notice is not None
         try:
-            await (await self._channel(t)).send(fit_text(text), allowed_mentions=pinging(pings) if pings
-                                                else NO_PINGS)
-        except discord.HTTPException:
-            log.warning("could not post for tournament %s", t.id, exc_info=True)
+            await self.bot.tables.outbox.enqueue(notice)
+        except Exception:
+            log.exception("could not store an announcement of tournament %s", t.id)
 
     async def redraw(self, t: TournamentRow, text: str) -> None:
         """|coro| Edit *t*'s tournament message to *text* and the buttons of its status; a refusal is logged."""

@@ -41,6 +41,13 @@ class FaultsMixin:
         """Delays matching requests by ``seconds`` before handling them (all of them, or the next ``times``)."""
         self._slow.append(_Fault(method.upper(), re.compile(path_regex), times, seconds=seconds))
 
+    def hold_response(self, method: str, path_regex: str, seconds: float, *, times: int | None = 1) -> None:
+        """Handles matching requests at once (a message is created) but answers them only after
+        ``seconds`` (the next ``times`` of them, or all with ``None``): the bot may stop or crash
+        meanwhile, so what it sent is done on Discord while the bot never learns it.
+        """
+        self._held.append(_Fault(method.upper(), re.compile(path_regex), times, seconds=seconds))
+
     def enforce_edit_rate(self, edits: int = 5, window_s: float = 5.0) -> None:
         """Answers channel message edits beyond ``edits`` per ``window_s`` per channel with 429s."""
         self.edit_rate_limit = (edits, window_s)

@@ -321,6 +321,8 @@ class FakeMessage:
     content, oldest first."""
     pings: frozenset[str] = frozenset()
     """Whom the message pinged when it was created (:func:`pinged_by`; an edit pings nobody)."""
+    nonce: str | None = None
+    """The ``nonce`` of the request that created the message (Discord echoes it in the answer)."""
 
     @property
     def ephemeral(self) -> bool:
@@ -421,6 +423,8 @@ class FakeMessage:
         }
         if self.guild_id is not None:
             data["guild_id"] = str(self.guild_id)
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         if self.webhook_id is not None:
             data["webhook_id"] = str(self.webhook_id)
             data["application_id"] = str(self.webhook_id)

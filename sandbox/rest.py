@@ -39,6 +39,9 @@ from .wire import (
     log,
 )
 
+NONCE_WINDOW_MS = 5 * 60_000
+"""How long Discord keeps a message's ``nonce`` for ``enforce_nonce`` (it says "a few minutes")."""
+
 
 class RestMixin:
     """The REST side of the loopback Discord."""
@@ -76,6 +79,11 @@ class RestMixin:
             response = await handler(request)
             if verdict is not None:
                 response.headers.update(verdict.headers)
+            for held in self._held:
+                if held.matches(method, path):  # done, but its answer is late (a bot may stop meanwhile)
+                    if held.remaining is not None:
+                        held.remaining -= 1
+                    await asyncio.sleep(held.seconds)
         except DiscordHTTPError as exc:
             self._record(method, path, exc.status)
             if exc.status != 429 or exc.body.get("code"):
@@ -475,7 +483,19 @@ class RestMixin:
             raise DiscordHTTPError(400, 50083, "Thread is archived")
         if body.get("flags", 0) & EPHEMERAL:
             body = {**body, "flags": body["flags"] & ~EPHEMERAL}
-        return self._create_message(channel, self.bot_user, body).to_payload()
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce"):
+            # Discord: the same nonce from the same author within a few minutes returns the message
+            # that nonce already created, and creates none.
+            since = self.now_ms() - NONCE_WINDOW_MS
+            for earlier in reversed(self.messages(channel)):
+                if (earlier.nonce == str(nonce) and earlier.author.id == self.bot_user.id
+                        and earlier.created_ms >= since):
+                    return earlier.to_payload()
+        msg = self._create_message(channel, self.bot_user, body)
+        if nonce is not None:
+            msg.nonce = str(nonce)
+        return msg.to_payload()
 
     async def _get_history(self, request: web.Request, body: JSON, cid: str) -> list[JSON]:
         channel = self._channel(cid)

@@ -122,6 +122,7 @@ class FakeDiscord(WorldMixin, FaultsMixin, DriverMixin, GatewayMixin, EmojiMixin
         self._route_table: list[tuple[str, re.Pattern[str], Callable[..., Awaitable[Any]], bool]] | None = None
         self._faults: list[_Fault] = []
         self._slow: list[_Fault] = []
+        self._held: list[_Fault] = []
         self._sessions: dict[int, _Session] = {}
         self.shard_count = 1
         """The shard count of the bot's last IDENTIFY; guild ``g`` is served by shard ``(g >> 22) % shard_count``."""

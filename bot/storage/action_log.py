@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
 import aiosqlite
 
 from bot.storage.database import Database
+from bot.storage.outbox import INSERT_NOTICE, Notice, Outbox, notice_values
 from bot.storage.rows import ActionRow
 
 __all__ = ["ActionLogWriter"]
@@ -43,11 +45,17 @@ class ActionLogWriter:
         With it a group of actions is one ``INSERT`` statement that commits by itself: one trip
         to the database thread instead of two (the statement, then the commit) on every click's
         path (``docs/design.md`` §3). The writer uses it but does not close it.
+    outbox:
+        Where a move's notices are stored, in the same commit as the move (``docs/design.md`` §3,
+        "The outbox"); ``None``: moves carry no notices.
     """
 
-    def __init__(self, database: Database, log_db: aiosqlite.Connection | None) -> None:
+    def __init__(self, database: Database, log_db: aiosqlite.Connection | None, outbox: Outbox | None = None) -> None:
         self.database = database
         self.log_db = log_db
+        self.outbox = outbox
+        self._notices: dict[int, tuple[Notice, ...]] = {}
+        """The notices of the queued rows that carry some, by ``id()`` of the row."""
         self._queued: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
         self._writing = False
         """Whether a group of actions is being written (by its caller, or by :attr:`group_task`)."""
@@ -59,7 +67,7 @@ class ActionLogWriter:
         return self._group_task
 
     async def append(self, game_id: int, seq: int, player_id: str, action: dict[str, Any], *,
-                     discord_ts_ms: int | None = None) -> ActionRow:
+                     discord_ts_ms: int | None = None, notices: Sequence[Notice] = ()) -> ActionRow:
         """|coro| Append an accepted action and commit before returning.
 
         Group commit: an action that arrives when no write is under way is written at once by the
@@ -81,6 +89,11 @@ class ActionLogWriter:
             The action, stored as JSON (keys sorted).
         discord_ts_ms:
             The Discord timestamp of the interaction (Unix ms), ``None`` for bots and timers.
+        notices:
+            What the move tells its table (:class:`~bot.storage.outbox.Notice`), stored in the
+            outbox in the same commit as the action: both are stored, or neither. A group that
+            carries notices is one transaction of several statements; a group without any stays
+            the one statement it was (``docs/design.md`` §3, "The outbox").
 
         Returns
         -------
@@ -99,6 +112,10 @@ class ActionLogWriter:
         """
         now = self.database.clock()
         row = (game_id, seq, player_id, json.dumps(action, sort_keys=True), discord_ts_ms, now)
+        if notices:
+            if self.outbox is None:
+                raise ValueError("this action log has no outbox for a move's notices")
+            self._notices[id(row)] = tuple(notices)
         if self._writing or self.database.writing.locked():
             # A group is being written, or another write holds the database: join the next group,
             # which a task of its own writes (a caller cancelled meanwhile leaves its row to it).
@@ -130,7 +147,56 @@ class ActionLogWriter:
             await asyncio.wait([self._group_task])
 
     async def _write(self, rows: list[tuple[Any, ...]]) -> list[BaseException | None]:
+        notices = [self._notices.pop(id(row), ()) for row in rows] if self._notices else []
+        if any(notices):
+            results = await self._write_with_notices(rows, notices)
+            if any(n and r is None for n, r in zip(notices, results, strict=True)) and self.outbox is not None:
+                self.outbox.committed()
+            return results
         return await (self._insert(rows) if self.log_db is not None else self._insert_and_commit(rows))
+
+    async def _write_with_notices(self, rows: list[tuple[Any, ...]],
+                                  notices: list[tuple[Notice, ...]]) -> list[BaseException | None]:
+        """Write *rows* and their *notices* (the outbox rows, same order) in one transaction; a bad row
+        (:class:`sqlite3.IntegrityError`) sinks it, and then each row goes in a transaction of its
+        own with its notices, so one bad row fails only itself and its notices. Returns, per row,
+        ``None`` or the error that kept it (and its notices) out.
+        """
+        try:
+            await self._transaction(rows, [n for ns in notices for n in ns])
+            return [None] * len(rows)
+        except sqlite3.IntegrityError as exc:
+            if len(rows) == 1:
+                return [exc]
+        except Exception as exc:
+            return [exc] * len(rows)
+        results: list[BaseException | None] = []
+        for row, own in zip(rows, notices, strict=True):
+            try:
+                await self._transaction([row], list(own))
+                results.append(None)
+            except Exception as one:
+                results.append(one)
+        return results
+
+    async def _transaction(self, rows: list[tuple[Any, ...]], notices: list[Notice]) -> None:
+        """Insert *rows* and *notices* in one transaction (on the log connection when there is one),
+        committed, or rolled back whole when anything fails (a cancellation too).
+        """
+        conn = self.log_db if self.log_db is not None else self.database.conn
+        now = self.database.clock()
+        try:
+            if self.log_db is not None:  # autocommit: the transaction is opened by hand
+                await conn.execute("BEGIN")
+            await conn.executemany(_insert_actions_sql(1), rows)
+            await conn.executemany(INSERT_NOTICE, [notice_values(n, now) for n in notices])
+            if self.log_db is not None:
+                await conn.execute("COMMIT")
+            else:
+                await conn.commit()
+        except BaseException:
+            await conn.rollback()
+            raise
 
     def _flush_queued(self) -> None:
         """After a write: the actions that arrived meanwhile go out as the next group, in a task."""
@@ -162,6 +228,7 @@ class ActionLogWriter:
                     else:
                         done.set_exception(error)
         except BaseException:
+            self._notices.clear()  # their rows are cut short with them
             for _, done in group + self._queued:
                 if not done.done():
                     done.set_exception(RuntimeError("the action log's write was cut short: this move may not "

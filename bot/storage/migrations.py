@@ -155,6 +155,26 @@ MIGRATIONS: list[str] = [
         taken_at  INTEGER NOT NULL
     );
     """,
+    # 8: the outbox (docs/design.md §3, "The outbox"): every table notice and tournament announcement,
+    # stored with the change that causes it, posted in ``id`` order per target, marked sent (or
+    # dropped: its target is gone). Plain SQL (INTEGER and TEXT), for a port to another database.
+    """
+    CREATE TABLE outbox (
+        id          INTEGER PRIMARY KEY,
+        kind        TEXT    NOT NULL CHECK (kind IN ('table', 'tournament')),
+        target      INTEGER NOT NULL,
+        body        TEXT    NOT NULL,
+        pings       TEXT    NOT NULL DEFAULT '[]',
+        dedup       TEXT    UNIQUE,
+        created_ms  INTEGER NOT NULL,
+        attempts    INTEGER NOT NULL DEFAULT 0,
+        sent_ms     INTEGER,
+        message_id  INTEGER,
+        dropped_ms  INTEGER,
+        guild_id    INTEGER
+    );
+    CREATE INDEX outbox_pending ON outbox(sent_ms, dropped_ms, target, id);
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

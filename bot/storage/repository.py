@@ -6,7 +6,8 @@ another (``docs/design.md`` §3):
 - :class:`~bot.storage.games.GameStore`: games, seats, snapshots, results, reads of the action log;
 - :class:`~bot.storage.action_log.ActionLogWriter`: the action log's group-commit writer;
 - :class:`~bot.storage.ratings.RatingStore`: ratings and guild settings;
-- :class:`~bot.storage.tournaments.TournamentStore`: tournaments, entrants, rounds and matches.
+- :class:`~bot.storage.tournaments.TournamentStore`: tournaments, entrants, rounds and matches;
+- :class:`~bot.storage.outbox.Outbox`: the notices and announcements to post (``docs/design.md`` §3).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from bot.storage.action_log import ActionLogWriter
 from bot.storage.database import Database, now_ms
 from bot.storage.games import GameStore
 from bot.storage.migrations import current_version, migrate
+from bot.storage.outbox import Outbox
 from bot.storage.ratings import RatingStore
 from bot.storage.rows import (
     GAME_STATUSES,
@@ -50,7 +52,7 @@ class Storage:
     turns on WAL and foreign keys and applies missing migrations.
 
     The operations are the parts' (:attr:`game_store`, :attr:`log_writer`, :attr:`rating_store`,
-    :attr:`tournament_store`), offered here under the names callers use: e.g.
+    :attr:`tournament_store`, :attr:`outbox`), offered here under the names callers use: e.g.
     ``storage.create_game`` is ``storage.game_store.create_game`` and ``storage.append_action`` is
     ``storage.log_writer.append``.
 
@@ -75,9 +77,10 @@ class Storage:
         self.writing = self.database.writing
         """Held by every write from its first statement to its commit (:attr:`Database.writing`)."""
         self.game_store = GameStore(self.database)
-        self.log_writer = ActionLogWriter(self.database, log_db)
+        self.outbox = Outbox(self.database)
+        self.log_writer = ActionLogWriter(self.database, log_db, self.outbox)
         self.rating_store = RatingStore(self.database)
-        self.tournament_store = TournamentStore(self.database)
+        self.tournament_store = TournamentStore(self.database, self.outbox)
 
         games = self.game_store
         self.create_game = games.create_game

@@ -9,6 +9,7 @@ from typing import Any
 import aiosqlite
 
 from bot.storage.database import Database
+from bot.storage.outbox import Notice, Outbox
 from bot.storage.rows import MATCH_STATUSES, TOURNAMENT_STATUSES, EntrantRow, MatchRow, RoundRow, TournamentRow
 
 __all__ = ["TournamentStore"]
@@ -22,10 +23,32 @@ class TournamentStore:
     ----------
     database:
         The main connection: reads in one trip, writes in one transaction each.
+    outbox:
+        Where the announcements a change causes are stored, in that change's transaction (the
+        methods that take ``notices``; ``docs/design.md`` §3, "The outbox").
     """
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, outbox: Outbox | None = None) -> None:
         self._db = database
+        self._outbox = outbox
+
+    async def _announce(self, db: aiosqlite.Connection, notices: Sequence[Notice]) -> None:
+        """|coro| Store *notices* in the open transaction on *db*.
+
+        Raises
+        ------
+        ValueError
+            There are notices and this store has no outbox.
+        """
+        if notices:
+            if self._outbox is None:
+                raise ValueError("this tournament store has no outbox for announcements")
+            await self._outbox.write(db, notices)
+
+    def _announced(self, notices: Sequence[Notice]) -> None:
+        """The transaction that stored *notices* committed: the sender may post them."""
+        if notices and self._outbox is not None:
+            self._outbox.committed()
 
     async def create_tournament(self, *, guild_id: int, channel_id: int, organizer_id: int, name: str, kind: str,
                                 format: str, options: dict[str, Any], settings: dict[str, Any], seed: int) -> int:
@@ -58,8 +81,9 @@ class TournamentStore:
         rows = await self._db.rows(f"SELECT * FROM tournaments WHERE {' AND '.join(where)} ORDER BY id", args)
         return [_tournament(r) for r in rows]
 
-    async def set_tournament_status(self, tournament_id: int, status: str) -> None:
-        """|coro| Set a tournament's status (``checkin`` at check-in, ``paused``, ``running`` again, …).
+    async def set_tournament_status(self, tournament_id: int, status: str, *, notices: Sequence[Notice] = ()) -> None:
+        """|coro| Set a tournament's status (``checkin`` at check-in, ``paused``, ``running`` again, …),
+        with *notices* (its announcement) stored in the outbox in the same transaction.
 
         Raises
         ------
@@ -67,7 +91,7 @@ class TournamentStore:
             *status* is none of :data:`~bot.storage.rows.TOURNAMENT_STATUSES`; nothing is written.
         """
         _check(status, TOURNAMENT_STATUSES)
-        await self._set_tournament(tournament_id, {"status": str(status)})
+        await self._set_tournament(tournament_id, {"status": str(status)}, notices)
 
     async def set_tournament_message(self, tournament_id: int, message_id: int | None) -> None:
         """|coro| Set a tournament's public message (a snowflake, or ``None``)."""
@@ -79,9 +103,11 @@ class TournamentStore:
         """
         await self._set_tournament(tournament_id, {"status": "running", "settings": json.dumps(settings)})
 
-    async def end_tournament(self, tournament_id: int, status: str, *, finished_at: int | None = None) -> None:
+    async def end_tournament(self, tournament_id: int, status: str, *, finished_at: int | None = None,
+                             notices: Sequence[Notice] = ()) -> None:
         """|coro| Mark a tournament ``finished`` or ``cancelled``, at *finished_at* (Unix ms; now by the
-        storage's clock when ``None``), in one statement.
+        storage's clock when ``None``), in one statement; *notices* (the final standings) are stored
+        in the outbox in the same transaction.
 
         Raises
         ------
@@ -93,13 +119,20 @@ class TournamentStore:
             now = self._db.clock()
             await db.execute("UPDATE tournaments SET status = ?, finished_at = ?, updated_at = ? WHERE id = ?",
                              (str(status), now if finished_at is None else finished_at, now, tournament_id))
+            await self._announce(db, notices)
+        self._announced(notices)
 
-    async def _set_tournament(self, tournament_id: int, changes: dict[str, Any]) -> None:
-        """|coro| Set *changes* (columns named by this module, values as stored) and ``updated_at``."""
+    async def _set_tournament(self, tournament_id: int, changes: dict[str, Any],
+                              notices: Sequence[Notice] = ()) -> None:
+        """|coro| Set *changes* (columns named by this module, values as stored) and ``updated_at``,
+        with *notices* stored in the same transaction.
+        """
         async with self._db.transaction() as db:
             changes = {**changes, "updated_at": self._db.clock()}
             cols = ", ".join(f"{k} = ?" for k in changes)
             await db.execute(f"UPDATE tournaments SET {cols} WHERE id = ?", (*changes.values(), tournament_id))
+            await self._announce(db, notices)
+        self._announced(notices)
 
     async def set_entrant(self, tournament_id: int, user_id: int, name: str, status: str) -> None:
         """|coro| Enter *user_id* in a tournament with *status*, or change their status (their place in
@@ -146,11 +179,15 @@ class TournamentStore:
             await db.execute("UPDATE tournaments SET round = ?, updated_at = ? WHERE id = ?",
                              (number, now, tournament_id))
 
-    async def finish_round(self, tournament_id: int, number: int) -> None:
-        """|coro| Mark round *number* finished (now)."""
+    async def finish_round(self, tournament_id: int, number: int, *, notices: Sequence[Notice] = ()) -> None:
+        """|coro| Mark round *number* finished (now); *notices* (its standings) are stored in the
+        outbox in the same transaction.
+        """
         async with self._db.transaction() as db:
             await db.execute("UPDATE tournament_rounds SET finished_at = ? WHERE tournament_id = ? AND number = ?",
                              (self._db.clock(), tournament_id, number))
+            await self._announce(db, notices)
+        self._announced(notices)
 
     async def rounds(self, tournament_id: int) -> list[RoundRow]:
         """|coro| A tournament's rounds, oldest first, each with its matches in order."""
@@ -163,8 +200,10 @@ class TournamentStore:
 
     # ------------------------------------------------------------------ matches
 
-    async def set_match_status(self, tournament_id: int, round_: int, number: int, status: str) -> None:
-        """|coro| Set a match's status alone (``broken`` when its table ended without a result).
+    async def set_match_status(self, tournament_id: int, round_: int, number: int, status: str, *,
+                               notices: Sequence[Notice] = ()) -> None:
+        """|coro| Set a match's status alone (``broken`` when its table ended without a result), and
+        store *notices* (what the channel is told of it) in the outbox in the same transaction.
 
         Raises
         ------
@@ -172,7 +211,7 @@ class TournamentStore:
             *status* is none of :data:`~bot.storage.rows.MATCH_STATUSES`; nothing is written.
         """
         _check(status, MATCH_STATUSES)
-        await self._set_match(tournament_id, round_, number, {"status": str(status)})
+        await self._set_match(tournament_id, round_, number, {"status": str(status)}, notices)
 
     async def open_match(self, tournament_id: int, round_: int, number: int, *, game_id: int,
                          opened_at: int | None = None) -> None:
@@ -191,9 +230,14 @@ class TournamentStore:
         """|coro| Set the players (ids, ``u<user id>``) who showed up at a match's table."""
         await self._set_match(tournament_id, round_, number, {"shown": json.dumps(list(shown))})
 
-    async def finish_match(self, tournament_id: int, round_: int, number: int, result: dict[str, Any]) -> None:
-        """|coro| Record a match's *result* (``{"places", "forfeits", "scores", "forced"}``): it is ``done``."""
-        await self._set_match(tournament_id, round_, number, {"status": "done", "result": json.dumps(result)})
+    async def finish_match(self, tournament_id: int, round_: int, number: int, result: dict[str, Any], *,
+                           notices: Sequence[Notice] = ()) -> None:
+        """|coro| Record a match's *result* (``{"places", "forfeits", "scores", "forced"}``): it is
+        ``done``; *notices* (its announcement) are stored in the outbox in the same transaction, so
+        a result stored is a result announced, whatever stops the bot next.
+        """
+        await self._set_match(tournament_id, round_, number, {"status": "done", "result": json.dumps(result)},
+                              notices)
 
     async def reset_match(self, tournament_id: int, round_: int, number: int) -> None:
         """|coro| Take a match back to ``pending``: no table, no no-show clock, nobody shown up (its
@@ -202,12 +246,17 @@ class TournamentStore:
         await self._set_match(tournament_id, round_, number,
                               {"status": "pending", "game_id": None, "opened_at": None, "shown": "[]"})
 
-    async def _set_match(self, tournament_id: int, round_: int, number: int, changes: dict[str, Any]) -> None:
-        """|coro| Set *changes* (columns named by this module, values as stored) of one match."""
+    async def _set_match(self, tournament_id: int, round_: int, number: int, changes: dict[str, Any],
+                         notices: Sequence[Notice] = ()) -> None:
+        """|coro| Set *changes* (columns named by this module, values as stored) of one match, with
+        *notices* stored in the same transaction.
+        """
         async with self._db.transaction() as db:
             cols = ", ".join(f"{k} = ?" for k in changes)
             await db.execute(f"UPDATE tournament_matches SET {cols} WHERE tournament_id = ? AND round = ?"
                              " AND number = ?", (*changes.values(), tournament_id, round_, number))
+            await self._announce(db, notices)
+        self._announced(notices)
 
     async def match_of_game(self, game_id: int) -> MatchRow | None:
         """|coro| The tournament match played at table *game_id*, or ``None``."""

@@ -18,6 +18,7 @@ from typing import Any
 
 import discord
 
+from bot.storage.outbox import TABLE_NOTICE, Notice
 from bot.tables.boards import FOLLOW_S, LiveBoards
 from bot.tables.budget import RestBudget
 from bot.tables.components import finished_view, invite_view, lobby_view, table_view
@@ -365,16 +366,25 @@ class DiscordMessenger:
         await self.registry.storage.set_game_message(table.id, message.id)
         return final
 
-    async def say(self, table: Table, text: str, *, pings: Sequence[int] = ()) -> None:
-        """|coro| Post a new message in the table's thread; it pings exactly the users *pings* (a name
-        with a mention in *text* pings nobody). Never raises (a refusal is logged).
+    def notice(self, table: Table, text: str, *, pings: Sequence[int] = ()) -> Notice | None:
+        """The outbox row that posts *text* in the table's thread, pinging exactly the users *pings*
+        (a name with a mention in *text* pings nobody); ``None`` for a table without a thread yet.
         """
+        if table.thread_id is None:
+            return None
+        return Notice(TABLE_NOTICE, table.thread_id, fit_text(text), tuple(int(u) for u in pings),
+                      guild_id=table.guild_id)
+
+    async def say(self, table: Table, text: str, *, pings: Sequence[int] = ()) -> None:
+        """|coro| Post a new message in the table's thread through the outbox (stored on its own, then
+        posted in order and retried until Discord takes it: ``docs/design.md`` §3, "The outbox"); it
+        pings exactly the users *pings*. Never raises (a notice that cannot be stored is logged).
+        """
+        notice = self.notice(table, text, pings=pings)
+        if notice is None:
+            return
         try:
-            channel = self.channel(table)
-            mentions = discord.AllowedMentions(users=[discord.Object(u) for u in pings], everyone=False,
-                                               roles=False, replied_user=False)
-            await self.budget.acquire(urgent=True)
-            await channel.send(fit_text(text), allowed_mentions=mentions)
-        except discord.HTTPException:
-            log.warning("could not post to table %s", table.id, exc_info=True)
+            await self.registry.storage.outbox.enqueue(notice)
+        except Exception:
+            log.exception("could not store a notice of table %s", table.id)
 

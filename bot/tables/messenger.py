@@ -12,6 +12,7 @@ from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bot.storage.outbox import Notice
 from bot.tables.table import Table
 
 __all__ = ["Messenger", "RecordingMessenger"]
@@ -24,7 +25,14 @@ class Messenger(Protocol):
         """|coro| Post a short new message in *table*'s thread; it pings exactly the users *pings*
         (snowflakes), whatever *text* holds (a name with a mention in it pings nobody).
 
-        Never raises: a message Discord refuses is logged and dropped.
+        On Discord it goes through the outbox (stored, then posted and retried in order: a notice
+        that no state change causes). Never raises: a message that cannot be stored is logged.
+        """
+
+    def notice(self, table: Table, text: str, *, pings: Sequence[int] = ()) -> Notice | None:
+        """The outbox row of a notice that a move causes (see :meth:`say`), to be stored in the same
+        commit as the move (:meth:`bot.storage.Storage.append_action`); ``None`` when this messenger
+        posts it another way (it has then taken it already).
         """
 
     async def mark_ended(self, table: Table, text: str) -> None:
@@ -57,6 +65,13 @@ class RecordingMessenger:
         self.said.append(text)
         if pings:
             self.pinged.append((text, tuple(pings)))
+
+    def notice(self, table: Table, text: str, *, pings: Sequence[int] = ()) -> Notice | None:
+        """Record *text* as said at once (see :meth:`Messenger.notice`): nothing to store."""
+        self.said.append(text)
+        if pings:
+            self.pinged.append((text, tuple(pings)))
+        return None
 
     async def mark_ended(self, table: Table, text: str) -> None:
         """|coro| Record *text* (see :meth:`Messenger.mark_ended`)."""

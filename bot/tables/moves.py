@@ -283,9 +283,14 @@ class Moves:
             events = engine.apply(player, action)
         except IllegalAction as exc:
             return Outcome(False, str(exc))
+        ui = self.registry.uis[table.kind]
+        # The move's public notices are stored with it, in the same commit (docs/design.md §3, "The outbox").
+        notices = [notice for event in events
+                   if event.audience is None and event.type in ui.notice_events and (line := ui.notice(table, event))
+                   and (notice := self.messenger.notice(table, line)) is not None]
         try:
             await self.storage.append_action(table.id, engine.action_count, player, action,
-                                             discord_ts_ms=discord_ts_ms)
+                                             discord_ts_ms=discord_ts_ms, notices=notices)
         except Exception:
             # Not committed, so it did not happen: the game is read back from the database, as a
             # restart would read it (the bots keep theirs).
@@ -304,10 +309,6 @@ class Moves:
         table.delivered = engine.action_count
         self._checkpoint(table)
         table.last_move_ms[player] = self.clock()
-        ui = self.registry.uis[table.kind]
-        for event in events:
-            if event.audience is None and event.type in ui.notice_events and (line := ui.notice(table, event)):
-                self.registry.track(table, self.messenger.say(table, line), "notice")
         table.timers.observe(engine.timed_rules(), self.clock())
         table.bump()
         if engine.is_over:

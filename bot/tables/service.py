@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 import discord
 
 from bot.engine import Action
+from bot.outbox import OutboxSender
 from bot.tables.boards import LiveBoards
 from bot.tables.core import BOT_SPEEDS, Actor, bot_speed_factor, posted_ms
 from bot.tables.interactions import Interactions, shown_name
@@ -179,6 +180,8 @@ class TableService(Tables):
     boards, messages, interactions:
         The live private boards, the public messages (the parts' messenger) and the answers to
         clicks; their public methods are the service's own (:meth:`on_move`, :meth:`open_board`, …).
+    outbox:
+        The sender of the stored notices and announcements (:class:`bot.outbox.OutboxSender`).
     """
 
     live_boards = _Forward[bool]("boards", "live")
@@ -201,6 +204,9 @@ class TableService(Tables):
         self.actor, self.is_moderator = clicks.actor, clicks.is_moderator
         self.board = self.boards.board
         self.budget, self.token_budget = self.messages.budget, self.messages.token_budget
+        self.outbox = OutboxSender(storage, client, self.budget, self.registry.on_this_shard)
+        """Posts the stored table notices and tournament announcements of this client (``docs/design.md``
+        §3, "The outbox"); the client starts it once the tables are restored and stops it on close."""
 
     async def open(self, kind: str, interaction: discord.Interaction, options: GameOptions,
                    settings: TableSettings | None = None) -> Table:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.storage import TournamentRow
+from bot.storage.outbox import Notice
 from bot.tournaments.core import TournamentCore
 from bot.tournaments.messenger import TournamentMessenger
 from bot.tournaments.texts import TournamentTexts
@@ -39,6 +40,14 @@ class Announcements:
     async def say(self, t: TournamentRow, text: str, *, pings: Sequence[int] = ()) -> None:
         """|coro| Post *text* in *t*'s channel now, pinging only *pings*. Never raises (the messenger's rule)."""
         await self.messenger.say(t, text, pings=pings)
+
+    def notice(self, t: TournamentRow, text: str, *, pings: Sequence[int] = ()) -> list[Notice]:
+        """The announcement *text* in *t*'s channel, as the outbox rows to store with the change that
+        causes it (``notices=`` of the storage's tournament writes): a change stored is a change
+        announced (``docs/design.md`` §3, "The outbox"). Empty when the messenger posts it another way.
+        """
+        notice = self.messenger.notice(t, text, pings=pings)
+        return [notice] if notice is not None else []
 
     def later(self, t: TournamentRow, text: str, *, pings: Sequence[int] = ()) -> None:
         """Post *text* in *t*'s channel once the caller is done (a chore: a command answers first)."""

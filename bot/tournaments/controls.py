@@ -174,8 +174,8 @@ class OrganizerControls:
             self.core.check_runs(t, actor)
             if t.status != TournamentStatus.RUNNING:
                 raise TournamentError("Only a running tournament can be paused.")
-            await self.storage.set_tournament_status(tid, TournamentStatus.PAUSED)
-        await self.announce.say(t, f"⏸️ **{self.announce.shown(t.name)}** is paused.")
+            await self.storage.set_tournament_status(tid, TournamentStatus.PAUSED, notices=self.announce.notice(
+                t, f"⏸️ **{self.announce.shown(t.name)}** is paused."))
         await self.announce.redraw(tid)
 
     async def resume(self, tid: int, actor: Actor) -> None:
@@ -191,9 +191,9 @@ class OrganizerControls:
             self.core.check_runs(s.t, actor)
             if s.t.status != TournamentStatus.PAUSED:
                 raise TournamentError("The tournament is not paused.")
-            await self.storage.set_tournament_status(tid, TournamentStatus.RUNNING)
+            await self.storage.set_tournament_status(tid, TournamentStatus.RUNNING, notices=self.announce.notice(
+                s.t, f"▶️ **{self.announce.shown(s.t.name)}** resumes."))
             await self.noshow.restart_round(s)
-        await self.announce.say(s.t, f"▶️ **{self.announce.shown(s.t.name)}** resumes.")
         await self.scheduler.step(tid)
         await self.announce.redraw(tid)
 
@@ -212,9 +212,10 @@ class OrganizerControls:
             if s.t.status in OVER:
                 raise TournamentError("The tournament is already over.")
             if s.t.status in BEFORE_START:
-                await self.storage.end_tournament(tid, TournamentStatus.CANCELLED, finished_at=self.core.now())
-                await self.announce.say(s.t, f"⛔ **{self.announce.shown(s.t.name)}** was cancelled by "
-                                             f"{self.announce.shown(actor.name)}.")
+                await self.storage.end_tournament(tid, TournamentStatus.CANCELLED, finished_at=self.core.now(),
+                                                  notices=self.announce.notice(
+                                                      s.t, f"⛔ **{self.announce.shown(s.t.name)}** was cancelled by "
+                                                           f"{self.announce.shown(actor.name)}."))
                 await self.announce.redraw(tid)
                 return
             for m in s.current.matches if s.current else ():

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.storage import TournamentRow
+from bot.storage.outbox import Notice
 
 __all__ = ["TournamentMessenger", "RecordingTournamentMessenger", "TournamentRow"]
 
@@ -31,7 +32,16 @@ class TournamentMessenger(Protocol):
         """|coro| Post *text* in *t*'s channel (announcements: rounds, results, standings, the final).
 
         It pings the users of *pings* (the members it is for), whose mentions it holds, and nobody
-        else. Never raises: a message Discord refuses is logged and dropped.
+        else. On Discord it goes through the outbox on its own (an announcement no state change
+        causes, or one whose change is already stored). Never raises: a message that cannot be
+        stored is logged.
+        """
+
+    def notice(self, t: TournamentRow, text: str, *, pings: Sequence[int] = (),
+               dedup: str | None = None) -> Notice | None:
+        """The outbox row of an announcement that a tournament change causes (see :meth:`say`), to be
+        stored in that change's transaction (e.g. :meth:`bot.storage.Storage.finish_match`); ``None``
+        when this messenger posts it another way (it has then taken it already).
         """
 
     async def redraw(self, t: TournamentRow, text: str) -> None:
@@ -69,6 +79,13 @@ class RecordingTournamentMessenger:
         """|coro| Record *text* and its *pings* (see :meth:`TournamentMessenger.say`)."""
         self.posts.append(text)
         self.pings.append(tuple(pings))
+
+    def notice(self, t: TournamentRow, text: str, *, pings: Sequence[int] = (),
+               dedup: str | None = None) -> Notice | None:
+        """Record the announcement as posted at once (see :meth:`TournamentMessenger.notice`)."""
+        self.posts.append(text)
+        self.pings.append(tuple(pings))
+        return None
 
     async def redraw(self, t: TournamentRow, text: str) -> None:
         """|coro| Record the redraw (see :meth:`TournamentMessenger.redraw`)."""

@@ -229,11 +229,9 @@ class Registration:
                 self.core.check_runs(t, actor)
             if t.status != TournamentStatus.REGISTRATION:
                 raise TournamentError("Check-in opens during registration only.")
-            await self.storage.set_tournament_status(tid, TournamentStatus.CHECKIN)
-            t = await self.core.tournament(tid)
-        await self.announce.say(t, f"📋 Check-in for **{self.announce.shown(t.name)}** is open: registered "
-                                   f"players, press **Check in** on the tournament message. Whoever has not "
-                                   f"checked in at the start is dropped.")
+            await self.storage.set_tournament_status(tid, TournamentStatus.CHECKIN, notices=self.announce.notice(
+                t, f"📋 Check-in for **{self.announce.shown(t.name)}** is open: registered players, press "
+                   f"**Check in** on the tournament message. Whoever has not checked in at the start is dropped."))
         await self.announce.redraw(tid)
 
     async def start(self, tid: int, actor: Actor | None) -> None:

@@ -63,10 +63,10 @@ class Results:
             await self.record_game(s, m)
             return None
         if game.status == TableStatus.CANCELLED:
-            await self.storage.set_match_status(t.id, m.round, m.number, MatchStatus.BROKEN)
-            await self.announce.say(t, f"⚠️ The table of round {m.round}, match {m.number + 1} ended without a "
-                                       f"result. The organizer can `/tournament reseat match:{m.number + 1}` or "
-                                       f"`/tournament force`.")
+            said = (f"⚠️ The table of round {m.round}, match {m.number + 1} ended without a result. The organizer "
+                    f"can `/tournament reseat match:{m.number + 1}` or `/tournament force`.")
+            await self.storage.set_match_status(t.id, m.round, m.number, MatchStatus.BROKEN,
+                                                notices=self.announce.notice(t, said))
             return (await self.core.match(t.id, m.round, m.number)) or m
         return m
 
@@ -80,19 +80,20 @@ class Results:
         by_bot = {x.player_id for x in seats if x.user_id is None}
         gone = [p for p in m.players if p in by_bot or p not in s.active]
         result = result_from_game(m.players, game, gone, lowest_wins=self.core.lowest_wins(s.t.kind))
-        await self.storage.finish_match(s.t.id, m.round, m.number, result_to_json(result))
+        said = f"✅ Round {m.round}, match {m.number + 1}: {self.texts.result_words(s, m, result)}"
+        await self.storage.finish_match(s.t.id, m.round, m.number, result_to_json(result),
+                                        notices=self.announce.notice(s.t, said))
         log.info("tournament %s: round %s match %s recorded from game %s", s.t.id, m.round, m.number, m.game_id)
-        self.announce.later(s.t, f"✅ Round {m.round}, match {m.number + 1}: {self.texts.result_words(s, m, result)}")
 
     async def decide(self, s: TournamentState, m: MatchRow, result: Result, why: str) -> None:
         """|coro| Record *result* for a match that did not finish at its table, and end its table (if
-        any) with *why*; the channel is told after the caller is done.
+        any) with *why*; the channel's announcement is stored with the result (the outbox posts it).
         """
-        await self.storage.finish_match(s.t.id, m.round, m.number, result_to_json(result))
+        said = f"Round {m.round}, match {m.number + 1}: {why} {self.texts.result_words(s, m, result)}"
+        await self.storage.finish_match(s.t.id, m.round, m.number, result_to_json(result),
+                                        notices=self.announce.notice(s.t, said))
         if m.game_id is not None:
             await self.core.tables.close_table(m.game_id, f"{why} (tournament **{self.announce.shown(s.t.name)}**)")
-        self.announce.later(s.t, f"Round {m.round}, match {m.number + 1}: {why} "
-                                 f"{self.texts.result_words(s, m, result)}")
 
     async def force(self, s: TournamentState, m: MatchRow) -> None:
         """|coro| Decide unfinished match *m* by its game's current standing (``docs/tournaments.md``

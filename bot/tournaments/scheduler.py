@@ -168,9 +168,10 @@ class Scheduler:
         # minimum) is read here, on the loop.
         nxt = await asyncio.to_thread(next_matches, s, self.core.minimum(s.t))
         if rnd is not None and rnd.finished_at is None:
-            await self.storage.finish_round(tid, rnd.number)
-            if nxt is not None:  # after the last round, the final standings say it
-                await self.announce.say(t, self.texts.standings_text(s, title=f"Standings after round {rnd.number}"))
+            # after the last round, the final standings say it
+            said = [] if nxt is None else self.announce.notice(
+                t, self.texts.standings_text(s, title=f"Standings after round {rnd.number}"))
+            await self.storage.finish_round(tid, rnd.number, notices=said)
         if nxt is None:
             await self.finish(s, early=False)
             return
@@ -207,9 +208,9 @@ class Scheduler:
         except TournamentError as exc:
             t = await self.core.tournament(tid)
             if t.status in BEFORE_START:
-                await self.storage.end_tournament(tid, TournamentStatus.CANCELLED, finished_at=self.core.now())
-                await self.announce.say(t, f"⛔ **{self.announce.shown(t.name)}** could not start and is "
-                                           f"cancelled: {exc}")
+                said = f"⛔ **{self.announce.shown(t.name)}** could not start and is cancelled: {exc}"
+                await self.storage.end_tournament(tid, TournamentStatus.CANCELLED, finished_at=self.core.now(),
+                                                  notices=self.announce.notice(t, said))
                 await self.announce.redraw(tid)
 
     async def watch(self, s: TournamentState, m: MatchRow, now: int) -> None:
@@ -254,10 +255,10 @@ class Scheduler:
                 seats=seats, host_id=t.organizer_id, title=f"{t.name} · R{m.round} M{m.number + 1}", intro=intro)
         except Exception as exc:
             log.exception("tournament %s: could not open round %s match %s", t.id, m.round, m.number)
-            await self.storage.set_match_status(t.id, m.round, m.number, MatchStatus.BROKEN)
-            await self.announce.say(t, f"⚠️ The table of round {m.round}, match {m.number + 1} could not be opened "
-                                       f"({exc}). The organizer can `/tournament reseat match:{m.number + 1}` or "
-                                       f"`/tournament force`.")
+            said = (f"⚠️ The table of round {m.round}, match {m.number + 1} could not be opened ({exc}). The "
+                    f"organizer can `/tournament reseat match:{m.number + 1}` or `/tournament force`.")
+            await self.storage.set_match_status(t.id, m.round, m.number, MatchStatus.BROKEN,
+                                                notices=self.announce.notice(t, said))
             return
         try:
             await self.storage.open_match(t.id, m.round, m.number, game_id=table.id, opened_at=self.core.now())
@@ -274,15 +275,16 @@ class Scheduler:
         """|coro| End *s*'s tournament (*early*: by the organizer) and post the final standings, pinging
         the winner (if there is one); its message says it is finished. The caller holds its lock.
         """
-        await self.storage.end_tournament(s.t.id, TournamentStatus.FINISHED, finished_at=self.core.now())
-        t = await self.core.tournament(s.t.id)
-        s = TournamentState(t, s.entrants, s.rounds)
+        t = s.t
         winner = self.texts.winner(s, self.texts.standings(s))
         head = f"🏆 **{self.announce.shown(t.name)}** {'ended early' if early else 'is over'}!"
         if winner:
             head += f" Winner: **{self.texts.names(s).get(winner, winner)}** (<@{uid(winner)}>)."
-        await self.announce.say(t, f"{head}\n{self.texts.standings_text(s, title='Final standings')}",
-                                pings=[uid(winner)] if winner else [])
+        # The final standings are stored with the end (the standings read the same while it runs).
+        await self.storage.end_tournament(t.id, TournamentStatus.FINISHED, finished_at=self.core.now(),
+                                          notices=self.announce.notice(
+                                              t, f"{head}\n{self.texts.standings_text(s, title='Final standings')}",
+                                              pings=[uid(winner)] if winner else []))
         await self.announce.redraw(t.id)
         log.info("tournament %s finished (early=%s)", t.id, early)
 
