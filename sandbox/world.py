@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
 from collections.abc import Callable
 from typing import Any
@@ -29,6 +30,12 @@ from .wire import (
     MANAGE_GUILD,
     MANAGE_THREADS,
 )
+
+PATIENCE = float(os.environ.get("SANDBOX_PATIENCE", "6"))
+"""How many times longer than a test's own ``timeout`` :meth:`WorldMixin.wait_for` waits before it fails
+(environment ``SANDBOX_PATIENCE``, default 6). A passing test never waits for its timeout, so this
+costs nothing; it keeps a loaded machine (several test workers on two cores) from failing a test
+whose event is merely late."""
 
 
 class WorldMixin:
@@ -208,9 +215,11 @@ class WorldMixin:
         """|coro| Waits until ``predicate()`` is truthy and returns its value.
 
         Re-checks after every change the fake sees (and every 20 ms). Raises ``TimeoutError``
-        naming ``what`` (or the predicate) after ``timeout`` seconds.
+        naming ``what`` (or the predicate) after ``timeout`` × :data:`PATIENCE` seconds: a test names
+        how long its event takes on a quiet machine, and a loaded one gets more time, never a failure.
         """
         loop = asyncio.get_running_loop()
+        timeout *= PATIENCE
         end = loop.time() + timeout
         while True:
             value = predicate()
@@ -229,7 +238,7 @@ class WorldMixin:
         discord.py fires ``on_ready`` after its ``guild_ready_timeout`` more (``sandbox.running_bot``
         waits for that too).
         """
-        await asyncio.wait_for(self._ready.wait(), timeout)
+        await asyncio.wait_for(self._ready.wait(), timeout * PATIENCE)
 
     @property
     def connected(self) -> bool:

@@ -20,7 +20,7 @@ def test_python_m_sandbox_opens_a_table_and_shows_its_lobby(tmp_path: Path, endi
     env["PYTHONPATH"] = str(ROOT)
     typed = "/dutch-blitz new\nchannels\nchannel Dutch Blitz #1\nshow\n" + ending
     proc = subprocess.run([sys.executable, "-m", "sandbox"], input=typed, capture_output=True, text=True,
-                          env=env, cwd=tmp_path, timeout=15)
+                          env=env, cwd=tmp_path, timeout=120)
     out = proc.stdout
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr, proc.stderr
