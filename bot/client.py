@@ -357,20 +357,37 @@ async def open_storage(config: Config) -> AsyncIterator[Storage]:
 
     from bot.config import ConfigError
     from bot.storage import Storage
+    from bot.storage.postgres import is_postgres_url
+    from bot.storage.repository import sqlite_path
 
-    check_database_path(config.database.path)
+    target, key = config.database.target, config.database.key
+    postgres = is_postgres_url(target)
+    if not postgres:
+        check_database_path(sqlite_path(target), key)
     try:
-        storage = await Storage.connect(config.database.path)
+        storage = await Storage.connect(target)
     except (OSError, sqlite3.Error, RuntimeError) as exc:
-        raise ConfigError("PARLOR_DB / database.path", f"cannot open {config.database.path!r} ({exc}); "
-                                                       "expected a writable SQLite file path") from None
+        shown = _without_password(target)
+        raise ConfigError(key, f"cannot open {shown!r} ({exc}); expected "
+                               + ("a reachable PostgreSQL database" if postgres else "a writable SQLite file path")
+                          ) from None
     try:
         yield storage
     finally:
         await storage.close()
 
 
-def check_database_path(path: str) -> None:
+def _without_password(url: str) -> str:
+    """*url* with its password (if any) replaced by ``***``, for messages and logs."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return url.replace(f":{parts.password}@", ":***@", 1)
+
+
+def check_database_path(path: str, key: str = "PARLOR_DB / database.path") -> None:
     """Refuse a database path that cannot work, before anything opens it.
 
     Raises
@@ -386,7 +403,6 @@ def check_database_path(path: str) -> None:
 
     if path == ":memory:":
         return
-    key = "PARLOR_DB / database.path"
     file = Path(path)
     if file.is_dir():
         raise ConfigError(key, f"{path!r} is a directory; expected a SQLite file path such as "

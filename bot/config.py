@@ -11,6 +11,7 @@ variable               key
 ``DISCORD_API_BASE``   ``discord.api_base``
 ``DISCORD_GATEWAY``    ``discord.gateway``
 ``PARLOR_DB``          ``database.path``
+``PARLOR_DATABASE_URL`` ``database.url``
 ``PARLOR_LOG_LEVEL``   ``logging.level``
 =====================  ==========================
 
@@ -51,6 +52,7 @@ ENV_OVERRIDES: dict[str, str] = {
     "DISCORD_API_BASE": "discord.api_base",
     "DISCORD_GATEWAY": "discord.gateway",
     "PARLOR_DB": "database.path",
+    "PARLOR_DATABASE_URL": "database.url",
     "PARLOR_LOG_LEVEL": "logging.level",
     "PARLOR_HEARTBEAT_FILE": "health.heartbeat_file",
 }
@@ -107,10 +109,25 @@ class DatabaseConfig:
     Attributes
     ----------
     path:
-        The SQLite file, created on first run.
+        The SQLite file, created on first run (used when :attr:`url` is empty).
+    url:
+        Where the database is, winning over :attr:`path` when set: ``postgresql://user:password@host:port/db``
+        (a PostgreSQL server shared by several shard processes; ``docs/design.md`` §3), or a SQLite file
+        as a path or ``sqlite:PATH``. Empty (the default): the SQLite file :attr:`path`.
     """
 
     path: str = "./parlor.db"
+    url: str = ""
+
+    @property
+    def target(self) -> str:
+        """The database to open: :attr:`url` when set, else :attr:`path` (a SQLite file)."""
+        return self.url.strip() or self.path
+
+    @property
+    def key(self) -> str:
+        """The config key (and variable) :attr:`target` comes from, for messages."""
+        return "PARLOR_DATABASE_URL / database.url" if self.url.strip() else "PARLOR_DB / database.path"
 
 
 @dataclass(frozen=True)
@@ -347,6 +364,37 @@ def _section(name: str, data: Any) -> Any:
     return cls(**values)
 
 
+def _validate_database_url(url: str, key: str = "database.url") -> None:
+    """Refuse a ``database.url`` that names neither a PostgreSQL server nor a SQLite file.
+
+    Raises
+    ------
+    ConfigError
+        (naming *key*) Another scheme (``mysql://…``), a PostgreSQL URL without a host or socket, or ``sqlite:``
+        without a path.
+    """
+    from urllib.parse import parse_qs, urlsplit
+
+    if not url:
+        return
+    expected = "expected postgresql://user:password@host:port/database, sqlite:PATH or a file path"
+    if url.startswith(("postgresql://", "postgres://")):
+        parts = urlsplit(url)
+        try:
+            parts.port  # noqa: B018 (a bad port raises)
+        except ValueError:
+            raise ConfigError(key, f"got {url!r}, a bad port; {expected}") from None
+        if not parts.hostname and "host" not in parse_qs(parts.query):
+            raise ConfigError(key, f"got {url!r}, no host; {expected}")
+        return
+    if url.startswith("sqlite:"):
+        if not url.removeprefix("sqlite:").removeprefix("//").strip():
+            raise ConfigError(key, f"got {url!r}, no file path; {expected}")
+        return
+    if "://" in url:
+        raise ConfigError(key, f"got {url!r}, an unknown scheme; {expected}")
+
+
 def _validate(config: Config) -> None:
     for key, value in (("logging.level", config.logging.level),
                        ("logging.third_party_level", config.logging.third_party_level)):
@@ -362,6 +410,7 @@ def _validate(config: Config) -> None:
                           f"got api_base={config.discord.api_base!r}, gateway={config.discord.gateway!r}")
     if not config.database.path.strip():
         raise ConfigError("database.path", "got an empty path, expected a file path such as ./parlor.db")
+    _validate_database_url(config.database.url.strip())
     t = config.tables
     if t.turn_warning_seconds >= t.turn_timeout_seconds:
         raise ConfigError("tables.turn_warning_seconds",

@@ -9,9 +9,7 @@ import json
 import sqlite3
 from typing import Any
 
-import aiosqlite
-
-from bot.storage.database import Database
+from bot.storage.database import Connection, Database
 from bot.storage.rows import ActionRow
 
 __all__ = ["ActionLogWriter"]
@@ -38,14 +36,15 @@ class ActionLogWriter:
     database:
         The main connection (its lock and clock; an in-memory database's actions are written on it).
     log_db:
-        A second connection to the same file in autocommit mode (``isolation_level=None``), for
+        A second connection to the same file in autocommit mode (``isolation_level=None``; on
+        PostgreSQL an autocommit :class:`~bot.storage.postgres.PgConnection`), for
         the action log only, or ``None`` (an in-memory database, which has no second connection).
         With it a group of actions is one ``INSERT`` statement that commits by itself: one trip
         to the database thread instead of two (the statement, then the commit) on every click's
         path (``docs/design.md`` §3). The writer uses it but does not close it.
     """
 
-    def __init__(self, database: Database, log_db: aiosqlite.Connection | None) -> None:
+    def __init__(self, database: Database, log_db: Connection | None) -> None:
         self.database = database
         self.log_db = log_db
         self._queued: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
