@@ -233,6 +233,11 @@ class ParlorBot(commands.Bot):
         if config.discord.shard_count:
             ids = set(config.discord.shard_ids) if config.discord.shard_ids else None
             self.tables.shards = (config.discord.shard_count, ids)
+            if ids:  # one of several processes: its share of the bot's global request budget
+                from bot.tables.budget import RestBudget, process_share
+
+                share = process_share(config.tables.rest_per_second, config.discord.shard_count, ids)
+                self.tables.messages.budget = RestBudget(share)
 
     async def setup_hook(self) -> None:
         """Load the cogs (each registers its game and components), then restore live tables."""
