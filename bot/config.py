@@ -4,16 +4,18 @@ Where the file is: ``$PARLOR_CONFIG`` if set (it must exist), else ``./config.to
 else built-in defaults. Every key is documented in ``config.example.toml``. Environment variables
 win over the file:
 
-=====================  ==========================
-variable               key
-=====================  ==========================
-``DISCORD_TOKEN``      ``discord.token``
-``DISCORD_API_BASE``   ``discord.api_base``
-``DISCORD_GATEWAY``    ``discord.gateway``
-``PARLOR_DB``          ``database.path``
-``PARLOR_DATABASE_URL`` ``database.url``
-``PARLOR_LOG_LEVEL``   ``logging.level``
-=====================  ==========================
+========================  ==================================
+variable                  key
+========================  ==================================
+``DISCORD_TOKEN``         ``discord.token``
+``DISCORD_API_BASE``      ``discord.api_base``
+``DISCORD_GATEWAY``       ``discord.gateway``
+``PARLOR_DB``             ``database.path``
+``PARLOR_DATABASE_URL``   ``database.url``
+``PARLOR_SHARD_COUNT``    ``discord.shard_count``
+``PARLOR_SHARD_IDS``      ``discord.shard_ids`` (``0,1``)
+``PARLOR_LOG_LEVEL``      ``logging.level``
+========================  ==================================
 
 A bad value raises :class:`ConfigError`, which names the key, the bad value and what was expected;
 the command line turns it into exit status 2 before anything starts.
@@ -53,6 +55,8 @@ ENV_OVERRIDES: dict[str, str] = {
     "DISCORD_GATEWAY": "discord.gateway",
     "PARLOR_DB": "database.path",
     "PARLOR_DATABASE_URL": "database.url",
+    "PARLOR_SHARD_COUNT": "discord.shard_count",
+    "PARLOR_SHARD_IDS": "discord.shard_ids",
     "PARLOR_LOG_LEVEL": "logging.level",
     "PARLOR_HEARTBEAT_FILE": "health.heartbeat_file",
 }
