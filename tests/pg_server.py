@@ -41,9 +41,10 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def postgres_server() -> Iterator[str]:
+def postgres_server(*, durable: bool = False) -> Iterator[str]:
     """Start a throwaway server; yield its base URL (``postgresql://parlor@127.0.0.1:<port>``); stop it
-    and remove its files at the end.
+    and remove its files at the end. *durable*: flush commits to disk as a production server does
+    (benchmarks); otherwise ``fsync`` is off, which tests never notice and which keeps them fast.
 
     Raises
     ------
@@ -82,7 +83,9 @@ def postgres_server() -> Iterator[str]:
             output = getattr(exc, "stdout", b"") or b""
             raise RuntimeError(f"initdb failed: {exc} {output.decode(errors='replace')}") from exc
         # fsync off: a test server never outlives a crash, and CREATE DATABASE per test stays fast.
-        options = f"-c listen_addresses=127.0.0.1 -p {port} -k {root} -c fsync=off -c full_page_writes=off"
+        options = f"-c listen_addresses=127.0.0.1 -p {port} -k {root} -c max_connections=200"
+        if not durable:
+            options += " -c fsync=off -c full_page_writes=off"
         try:
             run(str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log), "-o", options, "-w", "-t", "60", "start")
         except subprocess.CalledProcessError as exc:

@@ -94,3 +94,32 @@ def test_every_migration_translates_for_postgresql() -> None:
     for script in MIGRATIONS:
         out = to_postgres(script)
         assert "AUTOINCREMENT" not in out and " INTEGER" not in out and "?" not in out
+
+
+async def test_plain_ddl_of_a_later_migration_ports_unchanged(pg_url: str) -> None:
+    """A table written in plain SQLite DDL (like the outbox's: an ``id INTEGER PRIMARY KEY`` numbered by the
+    database, 64-bit integers, a UNIQUE text, CHECK, defaults) works on PostgreSQL as on SQLite: ids are
+    given in order, snowflakes fit, INSERT OR IGNORE skips a duplicate, ORDER BY rowid is insertion order."""
+    db = await PgConnection.connect(pg_url)
+    try:
+        await db.execute("""
+            CREATE TABLE outbox_like (
+                id          INTEGER PRIMARY KEY,
+                kind        TEXT    NOT NULL CHECK (kind IN ('table', 'tournament')),
+                target      INTEGER NOT NULL,
+                dedup       TEXT    UNIQUE,
+                attempts    INTEGER NOT NULL DEFAULT 0,
+                sent_ms     INTEGER
+            );
+            CREATE INDEX outbox_like_pending ON outbox_like(sent_ms, target, id);
+        """)
+        for dedup in ("a", "b", "a"):
+            await db.execute("INSERT OR IGNORE INTO outbox_like (kind, target, dedup) VALUES (?, ?, ?)",
+                             ("table", 2**62 + 1, dedup))
+        [row] = await db.execute_fetchall("INSERT INTO outbox_like (kind, target) VALUES ('tournament', ?)"
+                                          " RETURNING id", (5,))
+        await db.commit()
+        rows = await db.execute_fetchall("SELECT id, dedup, target, attempts FROM outbox_like ORDER BY rowid")
+        assert [tuple(r) for r in rows] == [(1, "a", 2**62 + 1, 0), (2, "b", 2**62 + 1, 0), (row[0], None, 5, 0)]
+    finally:
+        await db.close()
