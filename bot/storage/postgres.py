@@ -51,7 +51,8 @@ def to_postgres(sql: str) -> str:
     """Translate one statement (or a script) of the storage's SQLite SQL to PostgreSQL's.
 
     Outside string literals: ``?`` becomes ``$1``, ``$2``…; ``INTEGER PRIMARY KEY`` (SQLite's rowid
-    alias, ``AUTOINCREMENT`` or not) an identity column that takes a given value too; ``INTEGER`` ``BIGINT``; ``REAL`` ``DOUBLE PRECISION``; ``BLOB`` ``BYTEA``;
+    alias, ``AUTOINCREMENT`` or not) an identity column that takes a given value too; ``INTEGER``
+    ``BIGINT``; ``REAL`` ``DOUBLE PRECISION``; ``BLOB`` ``BYTEA``;
     ``INSERT OR IGNORE INTO t …`` ``INSERT INTO t … ON CONFLICT DO NOTHING``; every ``CREATE TABLE``
     gets SQLite's implicit ``rowid`` (an identity column), so ``ORDER BY rowid`` means the same on both.
     Plain DDL (``CREATE TABLE``/``INDEX``, ``ALTER TABLE … ADD COLUMN``, ``CHECK``, ``REFERENCES``) passes
