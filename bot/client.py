@@ -355,8 +355,9 @@ async def open_storage(config: Config) -> AsyncIterator[Storage]:
     Raises
     ------
     bot.config.ConfigError
-        The file cannot be opened or migrated (bad path, not a database, a newer schema); the
-        message names ``database.path`` and the reason.
+        The database cannot be opened or migrated (bad path, not a database, a server that cannot
+        be reached, a newer schema); the message names ``database.url`` or ``database.path`` (the
+        one in use) and the reason, never a password.
     """
     import sqlite3
 

@@ -174,18 +174,26 @@ class PgConnection:
             return list(await self.conn.fetch(to_postgres(sql), *params))
 
     async def commit(self) -> None:
-        """|coro| Commit the open transaction, if any."""
+        """|coro| Commit the open transaction, if any (on an autocommit connection, one its caller
+        opened with ``BEGIN``).
+        """
         async with self._lock, _errors():
             tx, self._tx = self._tx, None
             if tx is not None:
                 await tx.commit()
+            elif self.conn.is_in_transaction():
+                await self.conn.execute("COMMIT")
 
     async def rollback(self) -> None:
-        """|coro| Roll back the open transaction, if any."""
+        """|coro| Roll back the open transaction, if any (on an autocommit connection, one its caller
+        opened with ``BEGIN``).
+        """
         async with self._lock, _errors():
             tx, self._tx = self._tx, None
             if tx is not None:
                 await tx.rollback()
+            elif self.conn.is_in_transaction():
+                await self.conn.execute("ROLLBACK")
 
     async def close(self) -> None:
         """|coro| Close the connection (an open transaction is rolled back by the server)."""

@@ -123,3 +123,24 @@ async def test_plain_ddl_of_a_later_migration_ports_unchanged(pg_url: str) -> No
         assert [tuple(r) for r in rows] == [(1, "a", 2**62 + 1, 0), (2, "b", 2**62 + 1, 0), (row[0], None, 5, 0)]
     finally:
         await db.close()
+
+
+INSERT_ONE = "INSERT INTO actions (game_id, seq, player_id, action, received_at_ms) VALUES (?, 1, 'p', '{}', 0)"
+
+
+async def test_a_transaction_opened_with_begin_on_the_log_connection_commits_or_rolls_back_whole(
+        pg_url: str) -> None:
+    """On the autocommit (action log) connection, a caller may write several statements as one
+    transaction with ``BEGIN`` (a move and what it causes); ``commit``/``rollback`` end it as on SQLite."""
+    async with Storage.open(pg_url) as storage:
+        game = await storage.create_game("blitz", seed=1)
+        log = storage.log_db
+        assert log is not None
+        await log.execute("BEGIN")
+        await log.execute(INSERT_ONE, (game,))
+        await log.rollback()
+        assert await storage.actions(game) == []
+        await log.execute("BEGIN")
+        await log.execute(INSERT_ONE, (game,))
+        await log.commit()
+        assert [a.seq for a in await storage.actions(game)] == [1]
