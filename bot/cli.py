@@ -4,7 +4,8 @@
 
     parlor [--config FILE] run                 start the bot
     parlor [--config FILE] sync [--guild ID]   register slash commands and upload the card emojis
-    parlor [--config FILE] migrate             bring the database schema up to date
+    parlor [--config FILE] migrate [--db URL]  bring the database schema up to date
+    parlor db copy SRC DST                     copy a SQLite database's rows into a new (PostgreSQL) one
     parlor [--config FILE] replay GAME_ID [--player SEAT] [--db PATH]
                                                a stored game told move by move
     parlor [--config FILE] ratings rebuild [--db PATH]
@@ -15,9 +16,11 @@
                          [--replay FILE] [--<option> VALUE ...]
                                                bot-only games offline
 
-``replay``, ``ratings`` and ``tournament`` read an existing database (``--db``, else ``PARLOR_DB`` /
-``database.path``) and never create one. Bad arguments and bad configuration exit with status 2 and
-a message that names the key or flag and what was expected; nothing is started.
+``replay``, ``ratings`` and ``tournament`` read an existing database (``--db``, else
+``PARLOR_DATABASE_URL`` / ``database.url``, else ``PARLOR_DB`` / ``database.path``) and never create one;
+``--db`` takes a SQLite path (or ``sqlite:PATH``) or a PostgreSQL URL (``postgresql://…``). Bad
+arguments and bad configuration exit with status 2 and a message that names the key or flag and what was
+expected; nothing is started.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ config.example.toml). Environment variables win over the file:
   DISCORD_TOKEN      discord.token      the bot token (required)
   PARLOR_CONFIG      the config file
   PARLOR_DB          database.path      SQLite file (default ./parlor.db)
+  PARLOR_DATABASE_URL database.url      postgresql://user:pass@host:port/db (wins over database.path)
   PARLOR_LOG_LEVEL   logging.level      DEBUG, INFO (default), WARNING, ERROR, CRITICAL
   DISCORD_API_BASE   discord.api_base   another Discord's REST base (with DISCORD_GATEWAY)
   DISCORD_GATEWAY    discord.gateway    another Discord's gateway URL (with DISCORD_API_BASE)
@@ -88,7 +92,16 @@ def build_parser() -> argparse.ArgumentParser:
                           epilog=SYNC_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     sync.add_argument("--guild", type=_snowflake, metavar="ID",
                       help="sync to one guild (instant) instead of globally")
-    sub.add_parser("migrate", help="bring the database schema up to date")
+    migrate = sub.add_parser("migrate", help="bring the database schema up to date")
+    migrate.add_argument("--db", metavar="URL", help="the database (a SQLite path or postgresql://...; default: "
+                                                     "database.url, else database.path)")
+    db = sub.add_parser("db", help="database maintenance: copy a SQLite database into PostgreSQL",
+                        description="copy SRC DST: every row of the SQLite database SRC into DST (a PostgreSQL "
+                                    "URL, or a SQLite path), which is created or migrated and must hold no rows. "
+                                    "Stop the bot first.")
+    db.add_argument("action", choices=["copy"])
+    db.add_argument("src", metavar="SRC", help="the SQLite database to read (a path or sqlite:PATH)")
+    db.add_argument("dst", metavar="DST", help="the database to fill (postgresql://... or a SQLite path)")
     sub.add_parser("health", help="exit 0 if the running bot's heartbeat file is fresh (container health checks)")
     replay = sub.add_parser("replay", help="tell a stored game move by move, as a spectator or one player saw it",
                             description="Tell a stored game move by move, as a spectator or one player saw it.",
@@ -119,9 +132,9 @@ DB_EPILOG = ("It reads an existing database and creates none: a path where there
 
 def _add_db_argument(parser: argparse.ArgumentParser) -> None:
     """``--db PATH`` of the commands that read the bot's database (:func:`_database_to_read`)."""
-    parser.add_argument("--db", metavar="PATH",
-                        help="the bot's SQLite database (default: $PARLOR_DB, else database.path of the config "
-                             "file, else ./parlor.db)")
+    parser.add_argument("--db", metavar="PATH|URL",
+                        help="the bot's database: a SQLite path or a postgresql:// URL (default: "
+                             "$PARLOR_DATABASE_URL / database.url, else $PARLOR_DB / database.path, else ./parlor.db)")
 
 
 def _database_to_read(config: Any, db: str | None, command: str) -> Any | None:
@@ -138,17 +151,24 @@ def _database_to_read(config: Any, db: str | None, command: str) -> Any | None:
         The command's name, for the message (``replay``).
     """
     from bot.config import DatabaseConfig
+    from bot.storage.postgres import is_postgres_url
+    from bot.storage.repository import sqlite_path
 
     if db is not None:
-        config = dataclasses.replace(config, database=dataclasses.replace(config.database, path=db))
+        config = dataclasses.replace(config, database=dataclasses.replace(config.database, url=db))
         origin = "from --db"
+    elif config.database.url.strip():
+        origin = "from PARLOR_DATABASE_URL" if os.environ.get("PARLOR_DATABASE_URL") else "database.url"
     elif os.environ.get("PARLOR_DB"):
         origin = "from PARLOR_DB"
     elif config.source is not None and config.database.path != DatabaseConfig().path:
         origin = f"database.path in {config.source}"
     else:
         origin = "the default"
-    path = config.database.path
+    target = config.database.target
+    if is_postgres_url(target):  # a server: open_storage says why when it cannot be reached
+        return config
+    path = sqlite_path(target)
     if path == ":memory:" or os.path.exists(path):  # a directory or an unreadable file: open_storage says why
         return config
     print(f"parlor {command}: there is no database {path!r} ({origin}); name the bot's database with "
@@ -355,8 +375,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             rated = asyncio.run(_rebuild_ratings(reading))
             print(f"ratings rebuilt from {rated} rated game(s)")
         elif args.command == "migrate":
+            if args.db is not None:
+                from bot.config import _validate_database_url
+
+                _validate_database_url(args.db, "--db")
+                config = dataclasses.replace(config, database=dataclasses.replace(config.database, url=args.db))
             version = asyncio.run(_migrate(config))
-            print(f"database {config.database.path} is at schema version {version}")
+            print(f"database {_shown(config.database.target)} is at schema version {version}")
+        elif args.command == "db":
+            return asyncio.run(_copy_database(config, args.src, args.dst))
     except ConfigError as exc:
         print(f"parlor: configuration error: {exc}", file=sys.stderr)
         return 2
@@ -479,6 +506,47 @@ async def _rebuild_ratings(config: Any) -> int:
 
     async with open_storage(config) as storage:
         return await RatingService(storage, registry_bot_orders()).rebuild()
+
+
+def _shown(target: str) -> str:
+    """A database URL as printed: without its password."""
+    from bot.client import _without_password
+
+    return _without_password(target)
+
+
+async def _copy_database(config: Any, src: str, dst: str) -> int:
+    """``parlor db copy SRC DST``: every row of the SQLite database *src* into *dst*; 1 when it cannot be
+    done (one line on stderr), 0 after a line per table copied.
+
+    Raises
+    ------
+    bot.config.ConfigError
+        *src* or *dst* cannot be opened (the caller exits 2).
+    """
+    from bot.client import open_storage
+    from bot.config import _validate_database_url
+    from bot.storage.copy import CopyError, copy_database
+    from bot.storage.postgres import is_postgres_url
+    from bot.storage.repository import sqlite_path
+
+    for key, value in (("SRC", src), ("DST", dst)):
+        _validate_database_url(value, key)
+    if is_postgres_url(src) or not os.path.exists(sqlite_path(src)):
+        print(f"parlor db copy: SRC must be an existing SQLite database; got {_shown(src)!r}", file=sys.stderr)
+        return 2
+    with_db = dataclasses.replace
+    async with open_storage(with_db(config, database=with_db(config.database, url=src))) as source, \
+            open_storage(with_db(config, database=with_db(config.database, url=dst))) as destination:
+        try:
+            counts = await copy_database(source.database, destination.database)
+        except CopyError as exc:
+            print(f"parlor db copy: {exc}", file=sys.stderr)
+            return 1
+    for table, n in counts.items():
+        print(f"{table}: {n} row(s)")
+    print(f"copied {_shown(src)} into {_shown(dst)}")
+    return 0
 
 
 async def _migrate(config: Any) -> int:

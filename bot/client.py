@@ -234,6 +234,11 @@ class ParlorBot(commands.Bot):
         if config.discord.shard_count:
             ids = set(config.discord.shard_ids) if config.discord.shard_ids else None
             self.tables.shards = (config.discord.shard_count, ids)
+            if ids:  # one of several processes: its share of the bot's global request budget
+                from bot.tables.budget import RestBudget, process_share
+
+                share = process_share(config.tables.rest_per_second, config.discord.shard_count, ids)
+                self.tables.messages.budget = RestBudget(share)
 
     async def setup_hook(self) -> None:
         """Load the cogs (each registers its game and components), then restore live tables."""
@@ -354,27 +359,45 @@ async def open_storage(config: Config) -> AsyncIterator[Storage]:
     Raises
     ------
     bot.config.ConfigError
-        The file cannot be opened or migrated (bad path, not a database, a newer schema); the
-        message names ``database.path`` and the reason.
+        The database cannot be opened or migrated (bad path, not a database, a server that cannot
+        be reached, a newer schema); the message names ``database.url`` or ``database.path`` (the
+        one in use) and the reason, never a password.
     """
     import sqlite3
 
     from bot.config import ConfigError
     from bot.storage import Storage
+    from bot.storage.postgres import is_postgres_url
+    from bot.storage.repository import sqlite_path
 
-    check_database_path(config.database.path)
+    target, key = config.database.target, config.database.key
+    postgres = is_postgres_url(target)
+    if not postgres:
+        check_database_path(sqlite_path(target), key)
     try:
-        storage = await Storage.connect(config.database.path)
+        storage = await Storage.connect(target)
     except (OSError, sqlite3.Error, RuntimeError) as exc:
-        raise ConfigError("PARLOR_DB / database.path", f"cannot open {config.database.path!r} ({exc}); "
-                                                       "expected a writable SQLite file path") from None
+        shown = _without_password(target)
+        raise ConfigError(key, f"cannot open {shown!r} ({exc}); expected "
+                               + ("a reachable PostgreSQL database" if postgres else "a writable SQLite file path")
+                          ) from None
     try:
         yield storage
     finally:
         await storage.close()
 
 
-def check_database_path(path: str) -> None:
+def _without_password(url: str) -> str:
+    """*url* with its password (if any) replaced by ``***``, for messages and logs."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return url.replace(f":{parts.password}@", ":***@", 1)
+
+
+def check_database_path(path: str, key: str = "PARLOR_DB / database.path") -> None:
     """Refuse a database path that cannot work, before anything opens it.
 
     Raises
@@ -390,7 +413,6 @@ def check_database_path(path: str) -> None:
 
     if path == ":memory:":
         return
-    key = "PARLOR_DB / database.path"
     file = Path(path)
     if file.is_dir():
         raise ConfigError(key, f"{path!r} is a directory; expected a SQLite file path such as "

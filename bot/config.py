@@ -4,15 +4,18 @@ Where the file is: ``$PARLOR_CONFIG`` if set (it must exist), else ``./config.to
 else built-in defaults. Every key is documented in ``config.example.toml``. Environment variables
 win over the file:
 
-=====================  ==========================
-variable               key
-=====================  ==========================
-``DISCORD_TOKEN``      ``discord.token``
-``DISCORD_API_BASE``   ``discord.api_base``
-``DISCORD_GATEWAY``    ``discord.gateway``
-``PARLOR_DB``          ``database.path``
-``PARLOR_LOG_LEVEL``   ``logging.level``
-=====================  ==========================
+========================  ==================================
+variable                  key
+========================  ==================================
+``DISCORD_TOKEN``         ``discord.token``
+``DISCORD_API_BASE``      ``discord.api_base``
+``DISCORD_GATEWAY``       ``discord.gateway``
+``PARLOR_DB``             ``database.path``
+``PARLOR_DATABASE_URL``   ``database.url``
+``PARLOR_SHARD_COUNT``    ``discord.shard_count``
+``PARLOR_SHARD_IDS``      ``discord.shard_ids`` (``0,1``)
+``PARLOR_LOG_LEVEL``      ``logging.level``
+========================  ==================================
 
 A bad value raises :class:`ConfigError`, which names the key, the bad value and what was expected;
 the command line turns it into exit status 2 before anything starts.
@@ -54,6 +57,9 @@ ENV_OVERRIDES: dict[str, str] = {
     "DISCORD_API_BASE": "discord.api_base",
     "DISCORD_GATEWAY": "discord.gateway",
     "PARLOR_DB": "database.path",
+    "PARLOR_DATABASE_URL": "database.url",
+    "PARLOR_SHARD_COUNT": "discord.shard_count",
+    "PARLOR_SHARD_IDS": "discord.shard_ids",
     "PARLOR_LOG_LEVEL": "logging.level",
     "PARLOR_HEARTBEAT_FILE": "health.heartbeat_file",
 }
@@ -110,10 +116,25 @@ class DatabaseConfig:
     Attributes
     ----------
     path:
-        The SQLite file, created on first run.
+        The SQLite file, created on first run (used when :attr:`url` is empty).
+    url:
+        Where the database is, winning over :attr:`path` when set: ``postgresql://user:password@host:port/db``
+        (a PostgreSQL server shared by several shard processes; ``docs/design.md`` §3), or a SQLite file
+        as a path or ``sqlite:PATH``. Empty (the default): the SQLite file :attr:`path`.
     """
 
     path: str = "./parlor.db"
+    url: str = ""
+
+    @property
+    def target(self) -> str:
+        """The database to open: :attr:`url` when set, else :attr:`path` (a SQLite file)."""
+        return self.url.strip() or self.path
+
+    @property
+    def key(self) -> str:
+        """The config key (and variable) :attr:`target` comes from, for messages."""
+        return "PARLOR_DATABASE_URL / database.url" if self.url.strip() else "PARLOR_DB / database.path"
 
 
 @dataclass(frozen=True)
@@ -350,6 +371,37 @@ def _section(name: str, data: Any) -> Any:
     return cls(**values)
 
 
+def _validate_database_url(url: str, key: str = "database.url") -> None:
+    """Refuse a ``database.url`` that names neither a PostgreSQL server nor a SQLite file.
+
+    Raises
+    ------
+    ConfigError
+        (naming *key*) Another scheme (``mysql://…``), a PostgreSQL URL without a host or socket, or ``sqlite:``
+        without a path.
+    """
+    from urllib.parse import parse_qs, urlsplit
+
+    if not url:
+        return
+    expected = "expected postgresql://user:password@host:port/database, sqlite:PATH or a file path"
+    if url.startswith(("postgresql://", "postgres://")):
+        parts = urlsplit(url)
+        try:
+            parts.port  # noqa: B018 (a bad port raises)
+        except ValueError:
+            raise ConfigError(key, f"got {url!r}, a bad port; {expected}") from None
+        if not parts.hostname and "host" not in parse_qs(parts.query):
+            raise ConfigError(key, f"got {url!r}, no host; {expected}")
+        return
+    if url.startswith("sqlite:"):
+        if not url.removeprefix("sqlite:").removeprefix("//").strip():
+            raise ConfigError(key, f"got {url!r}, no file path; {expected}")
+        return
+    if "://" in url:
+        raise ConfigError(key, f"got {url!r}, an unknown scheme; {expected}")
+
+
 def _validate(config: Config) -> None:
     for key, value in (("logging.level", config.logging.level),
                        ("logging.third_party_level", config.logging.third_party_level)):
@@ -365,6 +417,7 @@ def _validate(config: Config) -> None:
                           f"got api_base={config.discord.api_base!r}, gateway={config.discord.gateway!r}")
     if not config.database.path.strip():
         raise ConfigError("database.path", "got an empty path, expected a file path such as ./parlor.db")
+    _validate_database_url(config.database.url.strip())
     check_tables(config.tables)
     d = config.discord
     if d.shard_ids and (d.shard_count == 0 or any(not 0 <= s < d.shard_count for s in d.shard_ids)):

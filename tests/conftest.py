@@ -22,3 +22,65 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 __all__ = ["hypothesis"]
+
+
+# ---------------------------------------------------------------- PostgreSQL (tests/pg_server.py)
+
+import itertools  # noqa: E402
+from collections.abc import AsyncIterator, Iterator  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+from tests.pg_server import postgres_server  # noqa: E402
+
+_databases = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def postgres_base() -> Iterator[str | None]:
+    """One real PostgreSQL server for the whole run, started on first use: its base URL, or ``None``
+    (with the reason kept in :data:`POSTGRES_MISSING`) when it cannot be started."""
+    try:
+        with postgres_server() as base:
+            yield base
+    except RuntimeError as exc:
+        POSTGRES_MISSING.append(str(exc))
+        yield None
+
+
+POSTGRES_MISSING: list[str] = []
+
+
+async def new_postgres_database(base: str) -> str:
+    """A new, empty database on the test server; returns its URL."""
+    import asyncpg
+
+    name = f"t{next(_databases)}"
+    conn = await asyncpg.connect(f"{base}/postgres")
+    try:
+        await conn.execute(f"CREATE DATABASE {name}")
+    finally:
+        await conn.close()
+    return f"{base}/{name}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """A fresh database for one test, on each backend in turn: a SQLite file's path, then the URL of
+    a new database on the session's PostgreSQL server (skipped, with the reason, without one)."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "parlor.db")
+        return
+    base = request.getfixturevalue("postgres_base")
+    if base is None:
+        pytest.skip(f"PostgreSQL tests skipped: {POSTGRES_MISSING[0]}")
+    yield await new_postgres_database(base)
+
+
+@pytest.fixture
+async def pg_url(postgres_base: str | None) -> str:
+    """The URL of a new, empty database on the session's PostgreSQL server (skipped, with the reason, without one)."""
+    if postgres_base is None:
+        pytest.skip(f"PostgreSQL tests skipped: {POSTGRES_MISSING[0]}")
+    return await new_postgres_database(postgres_base)

@@ -10,9 +10,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-import aiosqlite
-
-from bot.storage.database import Database
+from bot.storage.database import Connection, Database
 from bot.storage.outbox import INSERT_NOTICE, Notice, Outbox, notice_values
 from bot.storage.rows import ActionRow
 
@@ -40,7 +38,8 @@ class ActionLogWriter:
     database:
         The main connection (its lock and clock; an in-memory database's actions are written on it).
     log_db:
-        A second connection to the same file in autocommit mode (``isolation_level=None``), for
+        A second connection to the same file in autocommit mode (``isolation_level=None``; on
+        PostgreSQL an autocommit :class:`~bot.storage.postgres.PgConnection`), for
         the action log only, or ``None`` (an in-memory database, which has no second connection).
         With it a group of actions is one ``INSERT`` statement that commits by itself: one trip
         to the database thread instead of two (the statement, then the commit) on every click's
@@ -50,7 +49,7 @@ class ActionLogWriter:
         "The outbox"); ``None``: moves carry no notices.
     """
 
-    def __init__(self, database: Database, log_db: aiosqlite.Connection | None, outbox: Outbox | None = None) -> None:
+    def __init__(self, database: Database, log_db: Connection | None, outbox: Outbox | None = None) -> None:
         self.database = database
         self.log_db = log_db
         self.outbox = outbox

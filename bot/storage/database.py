@@ -13,9 +13,14 @@ from typing import Any
 
 import aiosqlite
 
-__all__ = ["Database", "now_ms"]
+from bot.storage.postgres import PgConnection
+
+__all__ = ["Database", "Connection", "now_ms"]
 
 log = logging.getLogger("parlor.storage")
+
+Connection = aiosqlite.Connection | PgConnection
+"""A connection to either backend: aiosqlite's, or :class:`~bot.storage.postgres.PgConnection` (same methods)."""
 
 
 def now_ms() -> int:
@@ -33,12 +38,14 @@ class Database:
     Parameters
     ----------
     conn:
-        An open aiosqlite connection (``row_factory`` set to :class:`aiosqlite.Row`).
+        An open aiosqlite connection (``row_factory`` set to :class:`aiosqlite.Row`), or a
+        :class:`~bot.storage.postgres.PgConnection` (rows are then :class:`asyncpg.Record`; both read
+        by column name or index).
     clock:
         Returns the current Unix time in milliseconds (tests pass a fake).
     """
 
-    def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], int] = now_ms) -> None:
+    def __init__(self, conn: Connection, clock: Callable[[], int] = now_ms) -> None:
         self.conn = conn
         self.clock = clock
         self.writing = asyncio.Lock()
@@ -47,7 +54,7 @@ class Database:
         sqlite3 refuses an ``executemany`` while another statement is pending)."""
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[Connection]:
         """Hold :attr:`writing` for one transaction on the main connection, which the block gets:
         committed when the block ends, rolled back whole when it raises (a statement failed, the
         commit failed, or the caller was cancelled). A failed write so leaves nothing half-done for
@@ -72,7 +79,7 @@ class Database:
                     log.exception("could not roll back a failed write")
                 raise
 
-    async def rows(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+    async def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """|coro| Every row of a query, run and fetched in one trip to the database thread.
 
         No query stays open between two trips: a read left open on the main connection while the log
@@ -82,7 +89,7 @@ class Database:
         """
         return list(await self.conn.execute_fetchall(sql, params))
 
-    async def row(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
+    async def row(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
         """|coro| The first row of a query, or ``None`` (see :meth:`rows`)."""
         rows = await self.rows(sql, params)
         return rows[0] if rows else None

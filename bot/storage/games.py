@@ -8,8 +8,6 @@ import json
 from collections.abc import Sequence
 from typing import Any, Literal
 
-import aiosqlite
-
 from bot.storage.database import Database
 from bot.storage.rows import GAME_STATUSES, ActionRow, FinishedGame, GameRow, LiveGame, SeatRow, SnapshotRow
 
@@ -39,14 +37,13 @@ class GameStore:
         """
         async with self._db.transaction() as db:
             now = self._db.clock()
-            cur = await db.execute(
+            [row] = await db.execute_fetchall(  # RETURNING: SQLite >= 3.35 and PostgreSQL alike
                 "INSERT INTO games (kind, guild_id, channel_id, thread_id, host_id, options, seed, status,"
-                " created_at, updated_at, settings) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                " created_at, updated_at, settings) VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?) RETURNING id",
                 (kind, guild_id, channel_id, thread_id, host_id, json.dumps(options or {}), seed, now, now,
                  json.dumps(settings or {})),
             )
-            assert cur.lastrowid is not None  # an INSERT always sets it
-            return int(cur.lastrowid)
+            return int(row[0])
 
     async def game(self, game_id: int) -> GameRow | None:
         """|coro| The game with this id, or ``None``."""
@@ -200,7 +197,8 @@ class GameStore:
         """|coro| Store a finished game's result and mark it finished, in one transaction."""
         async with self._db.transaction() as db:
             now = self._db.clock()
-            await db.execute("INSERT OR REPLACE INTO results (game_id, result, finished_at) VALUES (?, ?, ?)",
+            await db.execute("INSERT INTO results (game_id, result, finished_at) VALUES (?, ?, ?) ON CONFLICT (game_id)"
+                             " DO UPDATE SET result = excluded.result, finished_at = excluded.finished_at",
                              (game_id, json.dumps(result), now))
             await db.execute("UPDATE games SET status = 'finished', finished_at = ?, updated_at = ? WHERE id = ?",
                              (now, now, game_id))
@@ -260,7 +258,7 @@ def _snapshot(r: Any) -> SnapshotRow:
     return SnapshotRow(r["game_id"], r["seq"], r["code"], bytes(r["state"]), r["taken_at"])
 
 
-def _game(r: aiosqlite.Row) -> GameRow:
+def _game(r: Any) -> GameRow:
     return GameRow(r["id"], r["kind"], r["guild_id"], r["channel_id"], r["thread_id"], r["message_id"], r["host_id"],
                    json.loads(r["options"]), r["seed"], r["status"], r["created_at"], r["updated_at"],
                    r["finished_at"], json.loads(r["settings"]))

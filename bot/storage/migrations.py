@@ -7,7 +7,8 @@ order, each in its own transaction, and records the version in ``schema_version`
 
 from __future__ import annotations
 
-import aiosqlite
+from bot.storage.database import Connection
+from bot.storage.postgres import PgConnection
 
 __all__ = ["MIGRATIONS", "LATEST", "current_version", "migrate"]
 
@@ -181,35 +182,61 @@ LATEST = len(MIGRATIONS)
 """The schema version this code expects."""
 
 
-async def current_version(db: aiosqlite.Connection) -> int:
-    """The schema version of *db* (0 for an empty database)."""
+async def current_version(db: Connection) -> int:
+    """The schema version of *db* (0 for an empty database), SQLite's or PostgreSQL's."""
     # Each read runs and fetches in one trip to the database thread (see ``bot.storage.database.Database.rows``).
-    if not list(await db.execute_fetchall(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")):
+    if isinstance(db, PgConnection):
+        exists = await db.execute_fetchall("SELECT to_regclass('schema_version') IS NOT NULL")
+    else:
+        exists = list(await db.execute_fetchall(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"))
+    if not exists or not exists[0][0]:
         return 0
     rows = list(await db.execute_fetchall("SELECT version FROM schema_version"))
     return int(rows[0][0]) if rows else 0
 
 
-async def migrate(db: aiosqlite.Connection, *, target: int = LATEST) -> int:
+_PG_MIGRATION_LOCK = 0x7061726C6F72  # "parlor": processes starting at once over one server migrate one at a time
+
+
+async def migrate(db: Connection, *, target: int = LATEST) -> int:
     """Apply the missing migrations up to *target*; return the version reached.
+
+    The same :data:`MIGRATIONS` serve both backends: on PostgreSQL each script is translated by
+    :func:`bot.storage.postgres.to_postgres` and run under an advisory lock, so two processes
+    starting together over one server do not both apply it.
 
     Raises
     ------
     RuntimeError
         The database is newer than this code (a downgrade is not supported).
     """
+    if isinstance(db, PgConnection):
+        await db.execute(f"SELECT pg_advisory_lock({_PG_MIGRATION_LOCK})")
+        try:
+            return await _migrate(db, target)
+        finally:
+            await db.execute(f"SELECT pg_advisory_unlock({_PG_MIGRATION_LOCK})")
+            await db.commit()
+    return await _migrate(db, target)
+
+
+async def _migrate(db: Connection, target: int) -> int:
     version = await current_version(db)
     if version > LATEST:
         raise RuntimeError(f"database schema version {version} is newer than this Parlor ({LATEST}); upgrade Parlor")
     for index in range(version, target):
-        script = "BEGIN;\n" + MIGRATIONS[index] + (
+        body = MIGRATIONS[index] + (
             "\nCREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);"
             "\nDELETE FROM schema_version;"
-            f"\nINSERT INTO schema_version (version) VALUES ({index + 1});\nCOMMIT;"
+            f"\nINSERT INTO schema_version (version) VALUES ({index + 1});"
         )
         try:
-            await db.executescript(script)
+            if isinstance(db, PgConnection):
+                await db.execute(body)  # a script: its own transaction, committed below
+                await db.commit()
+            else:
+                await db.executescript("BEGIN;\n" + body + "\nCOMMIT;")
         except Exception:
             await db.rollback()
             raise

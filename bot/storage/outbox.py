@@ -16,9 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
-from bot.storage.database import Database
+from bot.storage.database import Connection, Database
 
 __all__ = ["Notice", "OutboxRow", "Outbox", "TABLE_NOTICE", "ANNOUNCEMENT", "INSERT_NOTICE", "notice_values"]
 
@@ -138,7 +136,7 @@ class Outbox:
             await self.write(db, notices)
         self.added.set()
 
-    async def write(self, db: aiosqlite.Connection, notices: Iterable[Notice]) -> None:
+    async def write(self, db: Connection, notices: Iterable[Notice]) -> None:
         """|coro| Store *notices* inside the caller's open transaction on *db* (committed, or rolled
         back, with it); the caller sets :attr:`added` once it committed (:meth:`committed`).
         """
@@ -198,7 +196,7 @@ class Outbox:
             await db.execute("DELETE FROM outbox WHERE sent_ms < ? OR dropped_ms < ?", (older_than_ms, older_than_ms))
 
 
-def _row(r: aiosqlite.Row) -> OutboxRow:
+def _row(r: Any) -> OutboxRow:
     return OutboxRow(r["id"], r["kind"], r["target"], r["body"], tuple(json.loads(r["pings"])), r["dedup"],
                      r["created_ms"], r["attempts"], r["sent_ms"], r["message_id"], r["guild_id"],
                      r["dropped_ms"])

@@ -20,10 +20,11 @@ from typing import Any, Self
 import aiosqlite
 
 from bot.storage.action_log import ActionLogWriter
-from bot.storage.database import Database, now_ms
+from bot.storage.database import Connection, Database, now_ms
 from bot.storage.games import GameStore
 from bot.storage.migrations import current_version, migrate
 from bot.storage.outbox import Outbox
+from bot.storage.postgres import PgConnection, is_postgres_url
 from bot.storage.ratings import RatingStore
 from bot.storage.rows import (
     GAME_STATUSES,
@@ -68,8 +69,8 @@ class Storage:
         see :class:`~bot.storage.action_log.ActionLogWriter`.
     """
 
-    def __init__(self, db: aiosqlite.Connection, clock: Callable[[], int] = now_ms, *,
-                 log_db: aiosqlite.Connection | None = None) -> None:
+    def __init__(self, db: Connection, clock: Callable[[], int] = now_ms, *,
+                 log_db: Connection | None = None) -> None:
         self.db = db
         self.clock = clock
         self.log_db = log_db
@@ -138,15 +139,21 @@ class Storage:
                       run_migrations: bool = True) -> Self:
         """|coro|
 
-        Open (and create) the database at *path* (``":memory:"`` for a private in-memory one).
-        Its directory must exist: no directory is created.
+        Open the database named by *path*, a ``database.url``: a PostgreSQL server's URL
+        (``postgresql://user:password@host:port/database``; the database must exist), or a SQLite file
+        (a path, or ``sqlite:`` followed by one; created if needed, its directory must exist;
+        ``":memory:"`` for a private in-memory one). Missing migrations are applied.
 
         Raises
         ------
         sqlite3.Error
-            The file cannot be opened or migrated.
+            The file or server cannot be opened or migrated (PostgreSQL's errors are translated to
+            the same classes, :mod:`bot.storage.postgres`).
         """
-        db = await aiosqlite.connect(str(path))
+        if is_postgres_url(str(path)):
+            return await cls._connect_postgres(str(path), clock=clock, run_migrations=run_migrations)
+        path = sqlite_path(str(path))
+        db = await aiosqlite.connect(path)
         log_db: aiosqlite.Connection | None = None
         try:
             await db.execute("PRAGMA journal_mode=WAL")
@@ -155,13 +162,29 @@ class Storage:
             db.row_factory = aiosqlite.Row
             if run_migrations:
                 await migrate(db)
-            if str(path) != ":memory:":
-                log_db = await aiosqlite.connect(str(path), isolation_level=None)
+            if path != ":memory:":
+                log_db = await aiosqlite.connect(path, isolation_level=None)
                 await log_db.execute("PRAGMA foreign_keys=ON")
                 await log_db.execute("PRAGMA synchronous=FULL")
         except BaseException:
             if log_db is not None:
                 await log_db.close()
+            await db.close()
+            raise
+        return cls(db, clock, log_db=log_db)
+
+    @classmethod
+    async def _connect_postgres(cls, url: str, *, clock: Callable[[], int], run_migrations: bool) -> Self:
+        """|coro| Two connections to the server of *url*: the main one (transactions) and the action
+        log's (autocommit); the server's ``synchronous_commit`` (on by default) makes a commit durable.
+        """
+        db = await PgConnection.connect(url)
+        log_db: PgConnection | None = None
+        try:
+            if run_migrations:
+                await migrate(db)
+            log_db = await PgConnection.connect(url, autocommit=True)
+        except BaseException:
             await db.close()
             raise
         return cls(db, clock, log_db=log_db)
@@ -185,6 +208,17 @@ class Storage:
     async def schema_version(self) -> int:
         """|coro| The schema version of the open database."""
         return await current_version(self.db)
+
+
+def sqlite_path(url: str) -> str:
+    """The SQLite file a ``database.url`` names: the path itself, or what follows ``sqlite:`` (and
+    ``sqlite://``, as in ``sqlite:///var/lib/parlor.db``).
+    """
+    if url.startswith("sqlite://"):
+        return url[len("sqlite://"):]
+    if url.startswith("sqlite:"):
+        return url[len("sqlite:"):]
+    return url
 
 
 class _Opener:

@@ -6,9 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-import aiosqlite
-
-from bot.storage.database import Database
+from bot.storage.database import Connection, Database
 from bot.storage.outbox import Notice, Outbox
 from bot.storage.rows import MATCH_STATUSES, TOURNAMENT_STATUSES, EntrantRow, MatchRow, RoundRow, TournamentRow
 
@@ -32,7 +30,7 @@ class TournamentStore:
         self._db = database
         self._outbox = outbox
 
-    async def _announce(self, db: aiosqlite.Connection, notices: Sequence[Notice]) -> None:
+    async def _announce(self, db: Connection, notices: Sequence[Notice]) -> None:
         """|coro| Store *notices* in the open transaction on *db*.
 
         Raises
@@ -55,13 +53,12 @@ class TournamentStore:
         """|coro| Store a new tournament, open for registration; returns its id."""
         async with self._db.transaction() as db:
             now = self._db.clock()
-            cur = await db.execute(
+            [row] = await db.execute_fetchall(
                 "INSERT INTO tournaments (guild_id, channel_id, organizer_id, name, kind, format, options, settings,"
-                " seed, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " seed, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, organizer_id, name, kind, format, json.dumps(options), json.dumps(settings),
                  seed, now, now))
-            assert cur.lastrowid is not None
-            return int(cur.lastrowid)
+            return int(row[0])
 
     async def tournament(self, tournament_id: int) -> TournamentRow | None:
         """|coro| The tournament with this id, or ``None``."""
@@ -276,13 +273,13 @@ def _check(status: str, allowed: tuple[str, ...]) -> None:
         raise ValueError(f"status {status!r} must be one of {allowed}")
 
 
-def _tournament(r: aiosqlite.Row) -> TournamentRow:
+def _tournament(r: Any) -> TournamentRow:
     return TournamentRow(r["id"], r["guild_id"], r["channel_id"], r["message_id"], r["organizer_id"], r["name"],
                          r["kind"], r["format"], json.loads(r["options"]), json.loads(r["settings"]), r["seed"],
                          r["status"], r["round"], r["created_at"], r["finished_at"])
 
 
-def _match(r: aiosqlite.Row) -> MatchRow:
+def _match(r: Any) -> MatchRow:
     return MatchRow(r["tournament_id"], r["round"], r["number"], tuple(json.loads(r["players"])), r["status"],
                     r["game_id"], r["opened_at"], tuple(json.loads(r["shown"])),
                     json.loads(r["result"]) if r["result"] else None)

@@ -21,9 +21,27 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
-__all__ = ["RestBudget"]
+__all__ = ["RestBudget", "process_share"]
+
+
+def process_share(per_second: float, shard_count: int, shard_ids: Collection[int]) -> float:
+    """The part of the bot's requests per second (``tables.rest_per_second``) one process takes.
+
+    Discord's global limit is per bot token, not per process, so a process running *shard_ids* of
+    *shard_count* shards takes ``per_second * len(shard_ids) / shard_count``, and all processes together stay within
+    *per_second* (``docs/tables.md``, "Discord's limits"). One process running every shard (no
+    *shard_ids*, or *shard_count* 0) takes it all.
+
+    >>> process_share(40, 0, ())
+    40.0
+    >>> process_share(40, 4, (0, 1)), process_share(40, 4, (2,)), process_share(40, 4, (3,))
+    (20.0, 10.0, 10.0)
+    """
+    if not shard_count or not shard_ids:
+        return float(per_second)
+    return per_second * len(set(shard_ids)) / shard_count
 
 
 class RestBudget:

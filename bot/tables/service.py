@@ -134,6 +134,7 @@ class Tables:
         self.kick_seat, self.make_host, self.seat_to_bot = lobby.kick_seat, lobby.make_host, lobby.seat_to_bot
         self.close_table, self.note_seen = lobby.close_table, lobby.note_seen
         self.moderated_table, self.endable_table = registry.moderated_table, lobby.endable_table
+        self.on_this_shard = registry.on_this_shard
         self.start_tasks = self.loops.start_tasks
         # The parts' shared state, as the façade's own: the same objects, never rebound.
         self.storage, self.config, self.server = registry.storage, registry.config, registry.server

@@ -55,6 +55,11 @@ class TableHost(Protocol):
     async def live(self, table_id: int) -> Table | None:
         """|coro| The live table, replayed first if a restart left it for later (``Tables.live``)."""
 
+    def on_this_shard(self, guild_id: int | None) -> bool:
+        """Whether a guild belongs to this process's shards (``TableRegistry.on_this_shard``): a process
+        steps only its own guilds' tournaments, so two shard processes never step one twice.
+        """
+
 
 def wall_clock_ms() -> int:
     """Now, in Unix milliseconds (the service's default clock)."""

@@ -64,6 +64,8 @@ class NoShowWatch:
         """
         now = self.core.now()
         for t in await self.storage.tournaments(TournamentStatus.RUNNING):
+            if not self.core.tables.on_this_shard(t.guild_id):
+                continue  # another shard process's guild: its process restarts its clocks
             async with self.core.lock(t.id):
                 current = (await self.core.state(t.id)).current
                 for m in current.matches if current else ():

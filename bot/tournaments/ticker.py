@@ -79,6 +79,8 @@ class Ticker:
                     await self.noshow.restart_clocks()
                     ready = True
                 for t in await self.core.storage.tournaments(*LIVE):
+                    if not self.core.tables.on_this_shard(t.guild_id):
+                        continue  # another shard process's guild (docs/design.md §3)
                     try:
                         await self.scheduler.step(t.id)
                     except Exception:  # one broken tournament must not stop the others

@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
+
 from bot.client import ShardedParlorBot, make_bot
 from bot.config import DiscordConfig
 from bot.storage import Storage
@@ -37,3 +39,17 @@ async def test_restore_takes_only_this_processs_shards(tmp_path: Path) -> None:
         assert client.tables.shards == (2, {1})
         assert client.tables.registry.on_this_shard(1 << 22) is True
         assert client.tables.registry.on_this_shard(2 << 22) is False
+
+
+@pytest.mark.parametrize(("shard_ids", "share"), [((0, 1), 20.0), ((2,), 10.0), ((3,), 10.0), ((), 40.0)])
+async def test_each_process_takes_its_share_of_the_bots_global_request_budget(
+        tmp_path: Path, shard_ids: tuple[int, ...], share: float) -> None:
+    """Discord's global limit is per bot: a process running some of 4 shards paces its REST requests at
+    tables.rest_per_second x its shards / 4 (one running every shard takes all 40)."""
+    from bot.config import Config, DatabaseConfig, TablesConfig
+
+    config = Config(discord=DiscordConfig(shard_count=4, shard_ids=shard_ids), tables=TablesConfig(rest_per_second=40),
+                    database=DatabaseConfig(path=str(tmp_path / "p.db")))
+    async with Storage.open(config.database.path) as storage:
+        client = make_bot(config, storage)
+        assert client.tables.messages.budget.per_second == share

@@ -33,6 +33,19 @@ def test_environment_overrides_the_file(tmp_path: Path) -> None:
     assert config.database.path == "b.db"
 
 
+def test_a_shard_process_is_configured_from_the_environment(tmp_path: Path) -> None:
+    """PARLOR_DATABASE_URL, PARLOR_SHARD_COUNT and PARLOR_SHARD_IDS (what compose.yaml sets per process) win
+    over the file; database.url wins over database.path; no url keeps the SQLite file."""
+    path = write(tmp_path, '[discord]\nshard_count = 4\n[database]\npath = "a.db"\n')
+    assert load_config(path, environ={}).database.target == "a.db"
+    config = load_config(path, environ={"PARLOR_DATABASE_URL": "postgresql://p@db:5432/parlor",
+                                        "PARLOR_SHARD_COUNT": "2", "PARLOR_SHARD_IDS": "1"})
+    assert config.database.target == "postgresql://p@db:5432/parlor"
+    assert (config.discord.shard_count, config.discord.shard_ids) == (2, (1,))
+    with pytest.raises(ConfigError, match="discord.shard_ids"):
+        load_config(path, environ={"PARLOR_SHARD_COUNT": "2", "PARLOR_SHARD_IDS": "0,2"})
+
+
 def test_parlor_config_names_the_file(tmp_path: Path) -> None:
     """PARLOR_CONFIG chooses the file."""
     path = write(tmp_path, "[logging]\nlevel = \"DEBUG\"\n")

@@ -32,7 +32,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-ENGINE_FORBIDDEN = ("discord", "asyncio", "aiohttp", "aiosqlite", "bot.storage", "bot.tables", "bot.client",
+ENGINE_FORBIDDEN = ("discord", "asyncio", "aiohttp", "aiosqlite", "asyncpg", "bot.storage", "bot.tables", "bot.client",
                     "bot.cli", "cogs", "sandbox", "time", "datetime")
 STORAGE_FORBIDDEN = ("discord", "bot.tables", "bot.client", "bot.cli", "cogs", "sandbox", "bot.games")
 PRODUCTION_FORBIDDEN = ("sandbox", "tests")

@@ -12,19 +12,25 @@ import pytest
 
 from bot.storage import Storage
 from bot.storage.outbox import ANNOUNCEMENT, TABLE_NOTICE, Notice
-
-PATHS = ["file", "memory"]
-
-
-def where(tmp_path: Path, kind: str) -> str:
-    return str(tmp_path / "x.db") if kind == "file" else ":memory:"
+from tests.conftest import POSTGRES_MISSING, new_postgres_database
 
 
-@pytest.mark.parametrize("kind", PATHS)
-async def test_a_moves_notices_are_committed_with_it(tmp_path: Path, kind: str) -> None:
+@pytest.fixture(params=["file", "memory", "postgresql"])
+async def place(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a test's storage lives: a SQLite file, SQLite in memory, then a new database on the
+    session's PostgreSQL server (skipped, with the reason, without one)."""
+    if request.param == "postgresql":
+        base = request.getfixturevalue("postgres_base")
+        if base is None:
+            pytest.skip(f"PostgreSQL tests skipped: {POSTGRES_MISSING[0]}")
+        return await new_postgres_database(base)
+    return str(tmp_path / "x.db") if request.param == "file" else ":memory:"
+
+
+async def test_a_moves_notices_are_committed_with_it(place: str) -> None:
     """The action and its notices are both stored; the sender's event is set; a move with no notice
     stores none."""
-    async with Storage.open(where(tmp_path, kind)) as storage:
+    async with Storage.open(place) as storage:
         game = await storage.create_game("blitz", seed=1)
         await storage.append_action(game, 1, "a", {"type": "knock"})
         assert await storage.outbox.rows() == [] and not storage.outbox.added.is_set()
@@ -37,11 +43,10 @@ async def test_a_moves_notices_are_committed_with_it(tmp_path: Path, kind: str) 
         assert storage.outbox.added.is_set()
 
 
-@pytest.mark.parametrize("kind", PATHS)
-async def test_a_move_that_is_not_stored_stores_no_notice(tmp_path: Path, kind: str) -> None:
+async def test_a_move_that_is_not_stored_stores_no_notice(place: str) -> None:
     """A move refused by the database (its seq taken) leaves no notice behind, alone or in a group whose
     other moves (and their notices) are committed."""
-    async with Storage.open(where(tmp_path, kind)) as storage:
+    async with Storage.open(place) as storage:
         game = await storage.create_game("blitz", seed=1)
         await storage.append_action(game, 1, "a", {"type": "knock"})
         with pytest.raises(sqlite3.IntegrityError):
@@ -60,9 +65,9 @@ async def test_a_move_that_is_not_stored_stores_no_notice(tmp_path: Path, kind: 
         assert [a.player_id for a in await storage.actions(game)] == ["a", "d"]
 
 
-async def test_an_announcement_is_stored_with_its_match_result(tmp_path: Path) -> None:
+async def test_an_announcement_is_stored_with_its_match_result(database_url: str) -> None:
     """``finish_match(notices=...)``: the result and its announcement in one transaction."""
-    async with Storage.open(tmp_path / "x.db") as storage:
+    async with Storage.open(database_url) as storage:
         tid = await storage.create_tournament(guild_id=1, channel_id=9, organizer_id=2, name="Cup", kind="blitz",
                                               format="swiss", options={}, settings={}, seed=1)
         await storage.add_round(tid, 1, [["u1", "u2"]])
@@ -74,10 +79,10 @@ async def test_an_announcement_is_stored_with_its_match_result(tmp_path: Path) -
                                                                                       "tournament")
 
 
-async def test_rows_go_in_order_per_target_dedup_once_and_leave_when_sent_or_dropped(tmp_path: Path) -> None:
+async def test_rows_go_in_order_per_target_dedup_once_and_leave_when_sent_or_dropped(database_url: str) -> None:
     """Pending rows come oldest first per target; a dedup key stores once; a sent or dropped row is no
     longer pending; the nonce fits Discord's 25 characters and differs per row."""
-    async with Storage.open(tmp_path / "x.db") as storage:
+    async with Storage.open(database_url) as storage:
         box = storage.outbox
         await box.enqueue(Notice(TABLE_NOTICE, 1, "a"), Notice(TABLE_NOTICE, 2, "b"), Notice(TABLE_NOTICE, 1, "c"))
         await box.enqueue(Notice(ANNOUNCEMENT, 3, "pairings", dedup="t1:pairings:1"))

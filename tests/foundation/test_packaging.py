@@ -39,3 +39,16 @@ def test_the_installed_package_leaves_out_the_sandbox_and_tests() -> None:
     """Only bot* and cogs* are packaged: the loopback Discord is not installed with Parlor."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert config["tool"]["setuptools"]["packages"]["find"]["include"] == ["bot*", "cogs*"]
+
+
+def test_compose_runs_postgresql_and_one_process_per_shard_with_health_checks() -> None:
+    """compose.yaml: a PostgreSQL service with a health check the bots wait for, and shard processes whose
+    PARLOR_SHARD_IDS cover 0 … PARLOR_SHARD_COUNT-1 once each, all over one database.url, each checked
+    by `parlor health`."""
+    text = (ROOT / "compose.yaml").read_text(encoding="utf-8")
+    assert re.search(r"^  postgres:\n(    .*\n)*    healthcheck:\n      test: .*pg_isready", text, re.M)
+    assert "condition: service_healthy" in text and 'test: ["CMD", "parlor", "health"]' in text
+    [count] = re.findall(r'PARLOR_SHARD_COUNT: "(\d+)"', text)
+    ids = sorted(int(i) for i in re.findall(r'PARLOR_SHARD_IDS: "(\d+)"', text))
+    assert ids == list(range(int(count))) and len(ids) >= 2
+    assert re.search(r"PARLOR_DATABASE_URL: postgresql://.+@postgres:5432/", text)

@@ -62,17 +62,22 @@ async def test_newer_database_is_refused(tmp_path: Path) -> None:
 
 
 async def test_wal_and_foreign_keys_are_on(tmp_path: Path) -> None:
-    """The connection runs in WAL mode and enforces foreign keys."""
+    """The connection runs in WAL mode."""
     async with Storage.open(tmp_path / "x.db") as storage:
         async with storage.db.execute("PRAGMA journal_mode") as cur:
             assert (await cur.fetchone())[0] == "wal"
+
+
+async def test_foreign_keys_are_enforced(database_url: str) -> None:
+    """An action of a game that does not exist is refused, on both backends, with the same error class."""
+    async with Storage.open(database_url) as storage:
         with pytest.raises(sqlite3.IntegrityError):
             await storage.append_action(999, 1, "p", {"type": "x"})
 
 
-async def test_appended_actions_survive_a_reopen(tmp_path: Path) -> None:
+async def test_appended_actions_survive_a_reopen(database_url: str) -> None:
     """An appended action is committed: a new connection sees it in order, with its timestamps."""
-    path = tmp_path / "x.db"
+    path = database_url
     clock = iter(range(1000, 2000)).__next__
     async with Storage.open(path, clock=clock) as storage:
         game = await storage.create_game("dutch", seed=7, options={"variant": "passive"}, guild_id=1, channel_id=2,
@@ -90,10 +95,10 @@ async def test_appended_actions_survive_a_reopen(tmp_path: Path) -> None:
         assert row.options == {"variant": "passive"} and row.status == "lobby" and row.seed == 7
 
 
-async def test_the_action_log_for_a_replay_is_the_stored_actions_in_order(tmp_path: Path) -> None:
+async def test_the_action_log_for_a_replay_is_the_stored_actions_in_order(database_url: str) -> None:
     """``action_log`` gives (player, action) in sequence order, from any point, decoded as stored;
     a damaged row is refused, never read as other actions."""
-    async with Storage.open(tmp_path / "x.db") as storage:
+    async with Storage.open(database_url) as storage:
         game = await storage.create_game("dutch-blitz", seed=1)
         stored = [("u1", {"type": "flip"}), ("u2", {"type": "dutch", "card": [1, "red"], "pile": None}),
                   ("u1", {"type": "post", "to": 2, "note": "ü, \"quoted\""}), ("u2", {})]
@@ -111,18 +116,18 @@ async def test_the_action_log_for_a_replay_is_the_stored_actions_in_order(tmp_pa
             await storage.action_log(game)
 
 
-async def test_duplicate_sequence_number_is_refused(tmp_path: Path) -> None:
+async def test_duplicate_sequence_number_is_refused(database_url: str) -> None:
     """Two writers cannot both append action number 1."""
-    async with Storage.open(tmp_path / "x.db") as storage:
+    async with Storage.open(database_url) as storage:
         game = await storage.create_game("blitz", seed=1)
         await storage.append_action(game, 1, "a", {"type": "knock"})
         with pytest.raises(sqlite3.IntegrityError):
             await storage.append_action(game, 1, "b", {"type": "knock"})
 
 
-async def test_results_status_and_guild_settings(tmp_path: Path) -> None:
+async def test_results_status_and_guild_settings(database_url: str) -> None:
     """Saving a result finishes the game; unfinished games are listed; guild settings round-trip."""
-    async with Storage.open(tmp_path / "x.db") as storage:
+    async with Storage.open(database_url) as storage:
         a = await storage.create_game("blitz", seed=1)
         b = await storage.create_game("dutch", seed=2)
         await storage.set_game_status(b, "running")
@@ -138,7 +143,7 @@ async def test_results_status_and_guild_settings(tmp_path: Path) -> None:
             await storage.set_game_status(b, "paused")
 
 
-async def test_each_typed_game_update_sets_its_column_and_the_time_it_changed(tmp_path: Path) -> None:
+async def test_each_typed_game_update_sets_its_column_and_the_time_it_changed(database_url: str) -> None:
     """set_game_status/thread/message/host each set one column and ``updated_at``; a status may be a
     str enum (a table's TableStatus) and is stored as its plain value; an unknown one writes nothing."""
 
@@ -146,7 +151,7 @@ async def test_each_typed_game_update_sets_its_column_and_the_time_it_changed(tm
         RUNNING = "running"
 
     clock = iter(range(1000, 2000)).__next__
-    async with Storage.open(tmp_path / "x.db", clock=clock) as storage:
+    async with Storage.open(database_url, clock=clock) as storage:
         game = await storage.create_game("blitz", seed=1, thread_id=5, host_id=6)
         await storage.set_game_thread(game, 7)
         await storage.set_game_message(game, 8)
@@ -163,11 +168,11 @@ async def test_each_typed_game_update_sets_its_column_and_the_time_it_changed(tm
         assert (after.status, after.message_id, after.thread_id) == ("running", None, 7)
 
 
-async def test_typed_tournament_and_match_updates_set_what_they_name(tmp_path: Path) -> None:
+async def test_typed_tournament_and_match_updates_set_what_they_name(database_url: str) -> None:
     """The typed tournament and match updates (one method per change, no ``**changes``) each write the
     columns they name; a status that does not fit is refused and writes nothing."""
     clock = iter(range(1000, 2000)).__next__
-    async with Storage.open(tmp_path / "x.db", clock=clock) as storage:
+    async with Storage.open(database_url, clock=clock) as storage:
         tid = await storage.create_tournament(guild_id=1, channel_id=2, organizer_id=3, name="Cup", kind="blitz",
                                               format="swiss", options={}, settings={"rounds": 0}, seed=4)
         await storage.set_tournament_message(tid, 50)

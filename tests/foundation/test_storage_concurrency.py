@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,9 +11,9 @@ import pytest
 from bot.storage import Storage
 
 
-async def test_fifty_tables_writing_their_seats_and_moves_at_once_lose_nothing(tmp_path: Path) -> None:
+async def test_fifty_tables_writing_their_seats_and_moves_at_once_lose_nothing(database_url: str) -> None:
     """Fifty tables opening at once used to make sqlite3 refuse set_seats ("bad parameter or other API misuse")."""
-    async with Storage.open(str(tmp_path / "p.db")) as storage:
+    async with Storage.open(database_url) as storage:
         games = [await storage.create_game("dutch-blitz", seed=i) for i in range(50)]
 
         async def table(game: int) -> None:
@@ -38,12 +37,15 @@ async def test_fifty_tables_writing_their_seats_and_moves_at_once_lose_nothing(t
 
 
 @pytest.mark.parametrize("where", ["file", "memory"])
-async def test_moves_of_many_tables_commit_together_and_a_bad_one_sinks_only_itself(tmp_path: Path, where: str) -> None:
+async def test_moves_of_many_tables_commit_together_and_a_bad_one_sinks_only_itself(database_url: str,
+                                                                                      where: str) -> None:
     """Group commit: a hundred tables' moves arriving at once are written in a few transactions (one
     disk flush each), every one is stored, and a move whose number is taken fails alone. A file
     writes each group as one statement on its autocommit log connection; an in-memory database
     (no second connection) commits each group on its one connection."""
-    async with Storage.open(str(tmp_path / "p.db") if where == "file" else ":memory:") as storage:
+    if where == "memory" and database_url.startswith("postgresql"):
+        pytest.skip("an in-memory database is SQLite's alone")
+    async with Storage.open(database_url if where == "file" else ":memory:") as storage:
         games = [await storage.create_game("dutch-blitz", seed=i) for i in range(100)]
         assert (storage.log_db is not None) == (where == "file")
         commits = 0
@@ -70,11 +72,11 @@ async def test_moves_of_many_tables_commit_together_and_a_bad_one_sinks_only_its
         assert [a.action["type"] for a in await storage.actions(games[0])] == ["flip"] * 4
 
 
-async def test_moves_queued_behind_a_caller_cancelled_while_writing_its_own_are_still_stored(tmp_path: Path) -> None:
+async def test_moves_queued_behind_a_caller_cancelled_while_writing_its_own_are_still_stored(database_url: str) -> None:
     """A move that finds no write under way is written by its caller's own task; if that caller is
     cancelled mid-write, the moves that queued behind it meanwhile are written all the same and
     their callers answered (none waits forever)."""
-    async with Storage.open(str(tmp_path / "p.db")) as storage:
+    async with Storage.open(database_url) as storage:
         games = [await storage.create_game("dutch-blitz", seed=i) for i in range(5)]
         assert storage.log_db is not None
         original = storage.log_db.execute
@@ -100,12 +102,12 @@ async def test_moves_queued_behind_a_caller_cancelled_while_writing_its_own_are_
         assert [a.seq for a in await storage.actions(games[0])] == [1]
 
 
-async def test_reads_and_writes_meeting_moves_of_many_tables_never_find_the_database_locked(tmp_path: Path) -> None:
+async def test_reads_and_writes_meeting_moves_of_many_tables_never_find_the_database_locked(database_url: str) -> None:
     """Reads, writes and moves of many tables at once: a read left open on the main connection
     between two trips to its thread, while the log connection committed a move, made the next write
     on the main connection fail at once with "database is locked" (SQLITE_BUSY_SNAPSHOT). Every
     read now runs and fetches in one trip."""
-    async with Storage.open(str(tmp_path / "p.db")) as storage:
+    async with Storage.open(database_url) as storage:
         games = [await storage.create_game("dutch-blitz", seed=i) for i in range(20)]
         for game in games:
             await storage.set_seats(game, [(f"p{k}", k, None, f"person {k}") for k in range(4)])
@@ -129,11 +131,11 @@ async def test_reads_and_writes_meeting_moves_of_many_tables_never_find_the_data
             assert (await storage.game(game)).host_id == 39
 
 
-async def test_a_write_that_fails_midway_leaves_nothing_half_done_and_moves_go_on(tmp_path: Path) -> None:
+async def test_a_write_that_fails_midway_leaves_nothing_half_done_and_moves_go_on(database_url: str) -> None:
     """A write whose second statement fails is rolled back whole: the next write does not commit its
     first half, and the transaction it opened no longer holds the write lock, which every move
     (written through the log connection) waited for until it failed with "database is locked"."""
-    async with Storage.open(str(tmp_path / "p.db")) as storage:
+    async with Storage.open(database_url) as storage:
         game = await storage.create_game("dutch-blitz", seed=1)
         original = storage.db.execute
 
@@ -154,11 +156,11 @@ async def test_a_write_that_fails_midway_leaves_nothing_half_done_and_moves_go_o
 
 
 async def test_a_move_whose_caller_is_cancelled_while_another_write_holds_the_database_is_still_stored(
-        tmp_path: Path) -> None:
+        database_url: str) -> None:
     """The engine has applied a move before it is stored: a caller cancelled while another write
     (a seat, a result) held the database must still leave its move to be written, or the log would
     skip a number that the table's snapshot counts."""
-    async with Storage.open(str(tmp_path / "p.db")) as storage:
+    async with Storage.open(database_url) as storage:
         game = await storage.create_game("dutch-blitz", seed=1)
         held, release = asyncio.Event(), asyncio.Event()
 
@@ -180,11 +182,11 @@ async def test_a_move_whose_caller_is_cancelled_while_another_write_holds_the_da
         assert [a.seq for a in await storage.actions(game)] == [1, 2]
 
 
-async def test_a_group_the_database_itself_fails_fails_whole_without_a_retry_per_row(tmp_path: Path) -> None:
+async def test_a_group_the_database_itself_fails_fails_whole_without_a_retry_per_row(database_url: str) -> None:
     """A locked or broken database fails a group of moves at once: retrying its rows one by one
     would wait out the busy timeout once per row while every table's moves wait (a bad row, an
     IntegrityError, is still written around: the test above)."""
-    async with Storage.open(str(tmp_path / "p.db")) as storage:
+    async with Storage.open(database_url) as storage:
         games = [await storage.create_game("dutch-blitz", seed=i) for i in range(5)]
         assert storage.log_db is not None
         calls = 0
@@ -202,10 +204,10 @@ async def test_a_group_the_database_itself_fails_fails_whole_without_a_retry_per
         assert calls == 2, f"{calls} statements for a lone move and a group of four"
 
 
-async def test_callers_waiting_on_a_group_whose_write_is_cut_short_are_told_not_left_waiting(tmp_path: Path) -> None:
+async def test_callers_waiting_on_a_group_whose_write_is_cut_short_are_told_not_left_waiting(database_url: str) -> None:
     """The group's task cancelled mid-write (the database closing): every caller still waiting is
     answered with an error (its move may not be stored), none waits forever."""
-    async with Storage.open(str(tmp_path / "p.db")) as storage:
+    async with Storage.open(database_url) as storage:
         games = [await storage.create_game("dutch-blitz", seed=i) for i in range(4)]
         assert storage.log_db is not None
         original = storage.log_db.execute

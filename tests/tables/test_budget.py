@@ -115,3 +115,20 @@ async def test_a_request_cancelled_while_waiting_leaves_its_place_to_the_next() 
     assert served == ["stays"]
     assert gone.cancelled()
     assert budget.granted == 2, "the cancelled request took no token"
+
+
+def test_processes_of_one_bot_together_stay_within_its_global_budget() -> None:
+    """Three processes of one bot (shards 0-1, 2 and 3 of 4), each asking for requests as fast as it
+    may for ten seconds: together they are granted no more than tables.rest_per_second allows (plus
+    each bucket's small burst); one process taking the whole 40/s each would be granted three times that."""
+    from bot.tables.budget import process_share
+
+    now = [0.0]
+    budgets = [RestBudget(process_share(40, 4, ids), clock=lambda: now[0]) for ids in ((0, 1), (2,), (3,))]
+    for _ in range(10_000):  # 10 s in steps of 1 ms
+        for budget in budgets:
+            while budget.try_take() == 0.0:
+                pass
+        now[0] += 0.001
+    total = sum(b.granted for b in budgets)
+    assert 400 <= total <= 400 + sum(b.burst for b in budgets) + 3, total

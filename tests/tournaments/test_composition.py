@@ -54,7 +54,7 @@ def test_the_table_host_is_public_members_of_the_table_service(world) -> None:
     storage, tables, service = world
     members = host_members()
     assert members == {"tables", "engines", "finish_hooks", "seen_hooks", "open_seated", "close_table",
-                       "seat_to_bot", "live"}
+                       "seat_to_bot", "live", "on_this_shard"}
     plain = Tables(storage, tables.config, tables.recorded)
     assert all(hasattr(plain, m) for m in members - {"open_seated"})
     assert callable(TableService.open_seated)

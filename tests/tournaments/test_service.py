@@ -447,3 +447,24 @@ def test_parlor_tournament_export_prints_csv(tmp_path: Path, monkeypatch: pytest
     assert capsys.readouterr().out.splitlines()[1].startswith("1,1,")
     assert main(["tournament", "export", "7"]) == 1
     assert "no tournament #7" in capsys.readouterr().err
+
+
+async def test_a_shard_process_restarts_the_no_show_clocks_of_its_own_guilds_tournaments_only(
+        world: tuple[Storage, OfflineTables, TournamentService]) -> None:
+    """Two shard processes over one database: the one whose shards do not hold the tournament's guild
+    leaves its matches' no-show clocks alone (its own process restarts them), so two processes never
+    rule on one tournament twice."""
+    storage, tables, service = world
+    tid = await new_swiss(service, 4)
+    await service.start(tid, ORGANIZER)
+    await settle(service)
+    opened = {(m.round, m.number): m.opened_at for m in (await service.load(tid)).current.matches}
+    assert any(opened.values())
+    shard = (GUILD >> 22) % 2
+    service.core.now = lambda: 10**13
+    tables.shards = (2, {1 - shard})  # another process's guild
+    await service.noshow.restart_clocks()
+    assert {(m.round, m.number): m.opened_at for m in (await service.load(tid)).current.matches} == opened
+    tables.shards = (2, {shard})  # this process's guild
+    await service.noshow.restart_clocks()
+    assert all(m.opened_at == 10**13 for m in (await service.load(tid)).current.matches if m.status == "playing")
