@@ -119,6 +119,10 @@ class Game:
     measures:
         How its bots are measured (:func:`strength_pairs`); none for a game whose bots have one
         strength.
+    accent:
+        The accent colour (``0xRRGGBB``, an int) of the Container of every message of its tables
+        (Components V2, ``docs/tables.md``, "Message layouts"); distinct per game and readable on
+        Discord's light and dark themes. Default: Discord's blurple.
     """
 
     engine: type[Engine]
@@ -135,6 +139,7 @@ class Game:
     narrate: Callable[..., str | None] | None = None
     baseline: Callable[..., Any] | None = None
     measures: tuple[Measure, ...] = (Measure(),)
+    accent: int = 0x5865F2
 
     def __post_init__(self) -> None:
         if not self.engine.kind:
@@ -147,6 +152,9 @@ class Game:
                              f"expected some of {TABLE_SETTINGS}")
         if not 0 < len(self.command) <= 100:
             raise ValueError(f"game {self.engine.kind!r}: command must be 1-100 characters, got {len(self.command)}")
+        if not 0 <= self.accent <= 0xFFFFFF:
+            raise ValueError(f"game {self.engine.kind!r}: accent must be a colour 0x000000-0xFFFFFF, "
+                             f"got {self.accent:#x}")
         self.engine.Options(**self.quick_options)  # raises ValueError or TypeError naming a bad option
         for options in self.variants.values():
             self.engine.Options(**{**self.quick_options, **options})

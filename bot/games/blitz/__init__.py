@@ -42,5 +42,6 @@ GAME = Game(
     table_settings=("bot_speed",),
     figures=figures,
     narrate=narrate,
+    accent=0x2E86DE,  # blue: Blitz (31) (docs/tables.md, "Message layouts")
 )
 """The game's one declaration (``bot.engine.game``), registered through the ``parlor.games`` entry point."""

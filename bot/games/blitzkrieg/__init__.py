@@ -44,5 +44,6 @@ GAME = Game(
     figures=figures,
     narrate=narrate,
     measures=(),  # one strength: its few choices do not change the odds measurably (docs/rules/blitzkrieg.md)
+    accent=0xE67E22,  # orange: Blitzkrieg (docs/tables.md, "Message layouts")
 )
 """The game's one declaration (``bot.engine.game``), registered through the ``parlor.games`` entry point."""

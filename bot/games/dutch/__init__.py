@@ -39,5 +39,6 @@ GAME = Game(
     narrate=narrate,
     measures=(Measure({"variant": "passive", "target": 50}, "passive"),
               Measure({"variant": "aggressive"}, "aggressive")),
+    accent=0x27AE60,  # green: Dutch (docs/tables.md, "Message layouts")
 )
 """The game's one declaration (``bot.engine.game``), registered through the ``parlor.games`` entry point."""

@@ -113,5 +113,6 @@ GAME = Game(
     narrate=narrate,
     baseline=RandomBot,  # random play that leaves the host's moves alone (§11)
     measures=(Measure({"target": 30}, games=24),),
+    accent=0xE74C3C,  # red: Dutch Blitz (docs/tables.md, "Message layouts")
 )
 """The game's one declaration (``bot.engine.game``), registered through the ``parlor.games`` entry point."""
