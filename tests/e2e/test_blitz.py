@@ -146,7 +146,7 @@ async def test_a_person_and_two_bots_play_to_the_end(fake: FakeDiscord, world: W
         await my_turn(fake, table, alice)
         hand = (await fake.click(world.alice, lobby, "Open my hand")).message
         assert "A♥ K♥ 9♥ — worth **30**" in hand.text
-        assert labels(hand) == ["Knock", "Draw from the stock", "Take the 5♣ (discard pile)"]
+        assert labels(hand) == ["Draw from the stock", "Take the 5♣ (discard pile)", "Knock"]  # piles, then actions
         await fake.click(world.alice, hand, "Knock")
         await fake.wait_for(lambda: table.engine.is_over, timeout=5, what="the end of the game")
         await fake.wait_for(lambda: "Final standings" in fake.message(lobby.id).text, timeout=5,
