@@ -16,6 +16,10 @@ Tokens are the game UI's (the picker's ``k.…`` action and ``s.…`` selection 
 Discord's limits (``docs/design.md`` §5) fail loudly with :class:`~bot.tables.board.LimitError`:
 80-character button labels, 100-character custom ids and select option labels and values,
 25 options per menu, 5 action rows of width 5. Nothing is cut short.
+
+The ``*_view`` functions at the end choose a message's buttons and hand them, with its text, to
+the one renderer (:func:`bot.tables.layout.render`): every table message and board is a
+Components V2 layout (``docs/tables.md``, "Message layouts").
 """
 
 from __future__ import annotations
