@@ -189,6 +189,10 @@ class Console:
         else:
             print(f"unknown command {cmd!r}; type help")
         if result is not None:
+            answer = result
+            with contextlib.suppress(TimeoutError):  # a deferred answer ("thinking"): wait for its follow-up
+                await fake.wait_for(lambda: answer.failed or answer.message is None or not answer.message.loading,
+                                    timeout=10, what="the deferred answer")
             await asyncio.sleep(0.3)  # let follow-ups and table edits land
             if result.modal is not None:
                 self.last_modal = result
