@@ -127,7 +127,7 @@ async def person(fake: FakeDiscord, client: ParlorBot, user, channel, clicks: in
             made += 1
             if await dutch_plays(client, table, me) == before:
                 refused += 1
-                lost += "got there first" in fake.message(board.id).content
+                lost += "got there first" in fake.message(board.id).text
     return [made, refused, lost, aborted, stale]
 
 

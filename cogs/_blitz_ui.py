@@ -52,6 +52,11 @@ def _hearts(lives: int) -> str:
     return HEART * lives if lives > 0 else "no lives"
 
 
+
+GROUP_OF = {"discard": "cards", "draw": "piles", "knock": "actions"}
+"""Which group of the board's layout a move's button goes in (``docs/tables.md``, "Message layouts"):
+a discard is one of the player's cards, a draw takes from the table's piles, a knock is an action."""
+
 class BlitzUI(GameUI):
     """How a Blitz (31) table looks on Discord (``docs/rules/blitz.md``)."""
 
@@ -186,13 +191,14 @@ class BlitzUI(GameUI):
         legal = engine.legal_actions(player)
         for action in legal:
             style = "danger" if action["type"] == "knock" else "primary"
-            buttons.append(BoardButton(self.action_label(table, player, action), codec.token(action), style, row=0))
+            buttons.append(BoardButton(self.action_label(table, player, action), codec.token(action), style, row=0,
+                                       group=GROUP_OF.get(action["type"], "actions")))
         view = engine.view(player)
         if not legal and player in view["in"] and view["turn"] is not None:
             # Someone else's turn: the draws, greyed out until it is this player's (a steady layout).
             for action in ({"type": "draw", "source": "stock"}, {"type": "draw", "source": "discard"}):
                 buttons.append(BoardButton(self.action_label(table, player, action), codec.token(action),
-                                           disabled=True, row=0))
+                                           disabled=True, row=0, group="piles"))
         return Board(self.private_text(table, player), buttons)
 
     def action_label(self, table: Table, player: str, action: Action) -> str:

@@ -157,11 +157,11 @@ class DutchBlitzUI(GameUI):
                 buttons.append(BoardButton(f"{_source_name(source)} {_card(card)}",
                                            self.intent(table, player, {"pick": source}),
                                            "primary" if source in to_post else "secondary",
-                                           disabled=source not in to_post, row=row))
+                                           disabled=source not in to_post, row=row, group="cards"))
                 continue
             style = "success" if selection == source else ("primary" if fits else "secondary")
             buttons.append(BoardButton(f"{_source_name(source)} {_card(card)}",
-                                       self.intent(table, player, {"card": source}), style, row=row))
+                                       self.intent(table, player, {"card": source}), style, row=row, group="cards"))
         if picking:
             lines.append("Pick the card to put on a Post pile, or Cancel.")
             buttons.append(BoardButton("Cancel", self.intent(table, player, {"do": "cancel"}), "secondary", row=3))
@@ -181,7 +181,8 @@ class DutchBlitzUI(GameUI):
                         label, intent = f"→ Post {j + 1} {_card(top)} (whole pile)", {"stack": selection, "to": j}
                     else:
                         label, intent = f"→ Post {j + 1} {_card(top)}", {"post": selection, "to": j}
-                    buttons.append(BoardButton(label, self.intent(table, player, intent), "primary", row=2))
+                    buttons.append(BoardButton(label, self.intent(table, player, intent), "primary", row=2,
+                                               group="piles"))
             buttons.append(BoardButton("Cancel", self.intent(table, player, {"do": "cancel"}), "secondary", row=3))
         if {"type": "flip"} in legal:
             buttons.append(BoardButton(f"Flip ({me['hand_count']} in hand)", self.intent(table, player, {"do": "flip"}),

@@ -51,6 +51,11 @@ POWERS = {"J": "look at any one card", "Q": "swap any two cards, unseen", "K": "
 """What each power allows (``docs/rules/dutch.md`` §6), in words."""
 
 PRIMARY_MOVES = ("look", "draw", "discard", "keep", "reveal", "next_round", "skip_power")
+GROUP_OF = {"look": "cards", "swap": "cards", "jump_in": "cards", "draw": "piles", "discard": "piles",
+            "keep": "cards"}
+"""Which group of the board's layout a move's button goes in (``docs/tables.md``, "Message layouts"):
+the player's own cards (look, swap, keep, jump in), the table's piles (draw, discard the drawn card),
+else actions (Dutch, reveal, next round, skip a power)."""
 """Action types shown first on a flat board, as primary buttons."""
 
 
@@ -335,7 +340,8 @@ class DutchUI(GameUI):
             kind = action["type"]
             style = ("primary" if kind in PRIMARY_MOVES else
                      "danger" if kind == "dutch" else "success" if kind == "jump_in" else "secondary")
-            buttons.append(BoardButton(self.action_label(table, player, action), codec.token(action), style))
+            buttons.append(BoardButton(self.action_label(table, player, action), codec.token(action), style,
+                                       group=GROUP_OF.get(kind, "actions")))
         text = self.private_text(table, player)
         if not legal:
             text += "\nNothing to do right now."

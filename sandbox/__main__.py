@@ -39,16 +39,67 @@ STYLES = {1: "blue", 2: "grey", 3: "green", 4: "red", 5: "link"}
 """Discord's button styles as the colours a player sees (primary is blurple)."""
 
 
+def _button(b: dict[str, Any]) -> str:
+    emoji = (b.get("emoji") or {}).get("name") if isinstance(b.get("emoji"), dict) else None
+    label = " ".join(x for x in (emoji, b.get("label")) if x) or "?"
+    return f"[{label}]({STYLES.get(int(b.get('style', 1)), '?')}{', disabled' if b.get('disabled') else ''})"
+
+
+def _row(row: dict[str, Any]) -> str:
+    """One action row as one line: its buttons, or its select menu and options."""
+    parts = []
+    for c in row.get("components") or []:
+        if c.get("type") == 2:
+            parts.append(_button(c))
+        else:
+            options = ", ".join(o.get("label") or o.get("value", "") for o in c.get("options") or [])
+            parts.append(f"<{c.get('placeholder') or c.get('custom_id')}: {options}>")
+    return " ".join(parts)
+
+
+def _layout(components: list[dict[str, Any]], indent: str = "    ") -> list[str]:
+    """A Components V2 tree as text: texts, separators as a rule, pictures by file name, a row of
+    buttons per line, a container's accent colour on its first line.
+    """
+    lines: list[str] = []
+    for c in components:
+        kind = c.get("type")
+        if kind == 17:
+            accent = c.get("accent_color")
+            lines.append(f"{indent}┌ #{accent:06x}" if isinstance(accent, int) else f"{indent}┌")
+            lines += _layout(c.get("components") or [], indent + "│ ")
+            lines.append(f"{indent}└")
+        elif kind == 10:
+            lines += [f"{indent}{line}" for line in (c.get("content") or "").splitlines()]
+        elif kind == 14:
+            lines.append(f"{indent}{'─' * 24 if c.get('divider', True) else ''}")
+        elif kind == 1:
+            lines.append(f"{indent}{_row(c)}")
+        elif kind == 9:
+            lines += _layout(c.get("components") or [], indent)
+            accessory = c.get("accessory") or {}
+            lines.append(f"{indent}  → {_button(accessory) if accessory.get('type') == 2 else _media([accessory])}")
+        elif kind == 12:
+            lines.append(f"{indent}{_media(c.get('items') or [])}")
+        elif kind == 13:
+            lines.append(f"{indent}📎 {(c.get('file') or {}).get('url', '?').removeprefix('attachment://')}")
+    return lines
+
+
+def _media(items: list[dict[str, Any]]) -> str:
+    return " ".join(f"🖼 {(i.get('media') or {}).get('url', '?').removeprefix('attachment://')}"
+                    + (f" ({i['description']})" if i.get("description") else "") for i in items)
+
+
 def _render(msg: FakeMessage) -> str:
-    """A message as a few lines of text: author, flags, text and components."""
+    """A message as a few lines of text: author, flags, then its text and buttons (a Components V2
+    layout in its order: texts, rules, pictures by file, a row of buttons per line).
+    """
     head = f"[{msg.id}] {msg.author.name}{' (only you)' if msg.ephemeral else ''}{' (edited)' if msg.edited_ms else ''}"
+    if msg.is_v2:
+        return "\n".join([head, *_layout(msg.components)])
     lines = [head] + [f"    {line}" for line in msg.text.splitlines()]
-    buttons = [f"[{b.label or b.emoji or '?'}]({STYLES.get(b.style, '?')}{', disabled' if b.disabled else ''})"
-               for b in msg.buttons]
-    if buttons:
-        lines.append("    " + " ".join(buttons))
-    for s in msg.selects:
-        lines.append(f"    <{s.custom_id}: {', '.join(v for _, v in s.options)}>")
+    lines += [f"    {_row(row)}" for row in msg.components if row.get("type") == 1]
     return "\n".join(lines)
 
 
@@ -138,6 +189,10 @@ class Console:
         else:
             print(f"unknown command {cmd!r}; type help")
         if result is not None:
+            answer = result
+            with contextlib.suppress(TimeoutError):  # a deferred answer ("thinking"): wait for its follow-up
+                await fake.wait_for(lambda: answer.failed or answer.message is None or not answer.message.loading,
+                                    timeout=10, what="the deferred answer")
             await asyncio.sleep(0.3)  # let follow-ups and table edits land
             if result.modal is not None:
                 self.last_modal = result

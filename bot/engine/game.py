@@ -188,6 +188,10 @@ class Game:
         Each of :data:`STRENGTHS` to the :class:`BotChoice` that plays it: what the lobby's Add-bot
         menu offers (``normal`` by default, :data:`DEFAULT_STRENGTH`), the bot a seat a person left
         gets, ``parlor simulate --bot`` and the strength guard. Empty: every strength is the first bot.
+    accent:
+        The accent colour (``0xRRGGBB``, an int) of the Container of every message of its tables
+        (Components V2, ``docs/tables.md``, "Message layouts"); distinct per game and readable on
+        Discord's light and dark themes. Default: Discord's blurple.
     """
 
     engine: type[Engine]
@@ -206,6 +210,7 @@ class Game:
     measures: tuple[Measure, ...] = (Measure(),)
     coach: str = ""
     strengths: Mapping[str, BotChoice] = field(default_factory=dict)
+    accent: int = 0x5865F2
 
     def __post_init__(self) -> None:
         if not self.engine.kind:
@@ -220,6 +225,9 @@ class Game:
                              f"expected some of {TABLE_SETTINGS}")
         if not 0 < len(self.command) <= 100:
             raise ValueError(f"game {self.engine.kind!r}: command must be 1-100 characters, got {len(self.command)}")
+        if not 0 <= self.accent <= 0xFFFFFF:
+            raise ValueError(f"game {self.engine.kind!r}: accent must be a colour 0x000000-0xFFFFFF, "
+                             f"got {self.accent:#x}")
         self.engine.Options(**self.quick_options)  # raises ValueError or TypeError naming a bad option
         for options in self.variants.values():
             self.engine.Options(**{**self.quick_options, **options})

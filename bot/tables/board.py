@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from bot.engine import Action
 
 __all__ = ["BoardButton", "BoardOption", "BoardSelect", "BoardItem", "Board", "Click", "TOKEN_PATTERN",
-           "LimitError", "check_length", "check_layout", "fit_label", "STYLES",
+           "LimitError", "check_length", "check_layout", "fit_label", "STYLES", "GROUPS",
            "BUTTON_LABEL_MAX", "SELECT_OPTIONS_MAX", "SELECT_TEXT_MAX", "PLACEHOLDER_MAX", "CUSTOM_ID_MAX",
            "ROWS_MAX", "ROW_WIDTH", "COMPONENTS_MAX", "CONTENT_MAX"]
 
@@ -46,6 +46,10 @@ CONTENT_MAX = 2000
 
 STYLES = ("primary", "secondary", "success", "danger")
 """The button styles a :class:`BoardButton` may have."""
+GROUPS = ("cards", "piles", "actions")
+"""What a button does, in the order a layout shows the groups, each from a new action row: the
+player's own cards, the table's piles, and actions (draw, knock, ready, cancel…)
+(:mod:`bot.tables.layout`, ``docs/tables.md``, "Message layouts")."""
 
 _TOKEN_RE = re.compile(TOKEN_PATTERN)
 
@@ -189,6 +193,10 @@ class BoardButton:
         Shown greyed out.
     row:
         The action row (0–4), or ``None`` to let Discord flow the buttons.
+    group:
+        What it does, one of :data:`GROUPS`: ``"cards"`` (the player's own cards), ``"piles"`` (the
+        table's piles) or ``"actions"`` (the default); the layout shows the groups in that order,
+        each from a new action row.
 
     Raises
     ------
@@ -196,7 +204,7 @@ class BoardButton:
         The label is empty or longer than 80 characters, the token does not match
         :data:`TOKEN_PATTERN`, or the row is outside 0–4 (``docs/design.md`` §5).
     ValueError
-        An unknown style.
+        An unknown style or group.
     """
 
     label: str
@@ -204,6 +212,7 @@ class BoardButton:
     style: str = "secondary"
     disabled: bool = False
     row: int | None = None
+    group: str = "actions"
 
     def __post_init__(self) -> None:
         check_length("button label", self.label, BUTTON_LABEL_MAX, minimum=1)
@@ -212,6 +221,8 @@ class BoardButton:
             raise LimitError(f"button {self.label!r}: action row {self.row} does not exist (rows 0–{ROWS_MAX - 1})")
         if self.style not in STYLES:
             raise ValueError(f"button {self.label!r}: style {self.style!r} is not one of {STYLES}")
+        if self.group not in GROUPS:
+            raise ValueError(f"button {self.label!r}: group {self.group!r} is not one of {GROUPS}")
 
     width: ClassVar[int] = 1
 

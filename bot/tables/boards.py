@@ -20,6 +20,7 @@ import discord
 
 from bot.tables.components import board_view
 from bot.tables.core import now_ms, wait_event
+from bot.tables.layout import accent_of
 from bot.tables.practice import coach_lines, is_practice
 from bot.tables.registry import TableRegistry
 from bot.tables.table import Table, TableStatus
@@ -48,8 +49,10 @@ class BoardHandle(Protocol):
     token and message id kept of one (:class:`_Token`), or a follow-up (:class:`_FollowUp`).
     """
 
-    async def edit_original_response(self, *, content: str, view: discord.ui.View | None) -> object:
-        """|coro| Edit the board's message to *content* and *view*."""
+    async def edit_original_response(self, *, content: str | None, view: discord.ui.LayoutView | None) -> object:
+        """|coro| Edit the board's message to *view*, a Components V2 layout carrying the text
+        (*content* ``None``: the flag goes with it).
+        """
 
 
 @dataclass
@@ -104,7 +107,7 @@ class Reply:
 
     kind: str  # "edit" (the clicked message), "send" (a new message) or "refuse" (ephemeral refusal)
     content: str = ""
-    view: discord.ui.View | None = None
+    view: discord.ui.View | discord.ui.LayoutView | None = None  # a layout carries its own text (content "")
     ephemeral: bool = True
     table_message_of: Table | None = None  # the sent message becomes this table's public message
     board_of: str | None = None  # the sent message is this player's private board (kept live)
@@ -124,7 +127,7 @@ class _FollowUp:
     def __init__(self, message: discord.WebhookMessage) -> None:
         self.message = message
 
-    async def edit_original_response(self, *, content: str, view: discord.ui.View | None) -> None:
+    async def edit_original_response(self, *, content: str | None, view: discord.ui.LayoutView | None) -> None:
         await self.message.edit(content=content, view=view)
 
 
@@ -146,8 +149,11 @@ class _Token:
         """The interaction token (the same for every board the interaction drew)."""
         return self.webhook.token
 
-    async def edit_original_response(self, *, content: str, view: discord.ui.View | None) -> None:
-        await self.webhook.edit_message(self.message_id, content=content, view=view)
+    async def edit_original_response(self, *, content: str | None, view: discord.ui.LayoutView | None) -> None:
+        if view is not None:  # a layout carries its text (no content; discord.py sends the V2 flag)
+            await self.webhook.edit_message(self.message_id, view=view)
+        else:
+            await self.webhook.edit_message(self.message_id, content=content, view=None)
 
 
 @dataclass(frozen=True)
@@ -228,8 +234,8 @@ class LiveBoards:
         return self.open.setdefault(table.id, {})
 
     def board(self, table: Table, player: str, note: str = "",
-              selection: str | None = None) -> tuple[str, discord.ui.View | None]:
-        """The private board of *player* (text and view), with an optional *note* on top."""
+              selection: str | None = None) -> tuple[str, discord.ui.LayoutView]:
+        """The private board of *player* (text and layout), with an optional *note* on top."""
         face = self.face(table, player, note, selection)
         return face.text, self.view(table, face)
 
@@ -248,9 +254,13 @@ class LiveBoards:
         return Face(text, items, all(ui.token_is_stable(token) for token in _tokens(items)))
 
     @staticmethod
-    def view(table: Table, face: Face) -> discord.ui.View | None:
-        """The Discord view of a board *face*, its custom ids carrying the table's current version."""
-        return board_view(table.id, table.version, face.items) if face.items else None
+    def view(table: Table, face: Face) -> discord.ui.LayoutView:
+        """The Components V2 layout of a board *face* (its text under the header "game — table #N ·
+        your board", its buttons grouped), the custom ids carrying the table's current version.
+        """
+        header = f"**{table.title}** — table #{table.id} · your board"
+        return board_view(table.id, table.version, face.items, text=face.text, accent=accent_of(table.kind),
+                          header=header)
 
 
     def remember(self, table: Table, reply: Reply, interaction: discord.Interaction,
@@ -397,7 +407,7 @@ class LiveBoards:
             board.version, board.warned, board.notes = version, expiring, notes
             return True
         try:
-            await board.interaction.edit_original_response(content=face.text, view=self.view(table, face))
+            await board.interaction.edit_original_response(content=None, view=self.view(table, face))
         except discord.HTTPException as exc:  # dismissed (10008) or the token ran out (50027): forget it
             log.info("table %s: the board of %s can no longer be edited (%s)", table.id, player, exc.code)
             if self.of(table).get(player) is board:

@@ -16,6 +16,10 @@ Tokens are the game UI's (the picker's ``k.…`` action and ``s.…`` selection 
 Discord's limits (``docs/design.md`` §5) fail loudly with :class:`~bot.tables.board.LimitError`:
 80-character button labels, 100-character custom ids and select option labels and values,
 25 options per menu, 5 action rows of width 5. Nothing is cut short.
+
+The ``*_view`` functions at the end choose a message's buttons and hand them, with its text, to
+the one renderer (:func:`bot.tables.layout.render`): every table message and board is a
+Components V2 layout (``docs/tables.md``, "Message layouts").
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.answers import ANSWERING, DEFERRING, UNKNOWN_INTERACTION, answer_error
+from bot.tables.layout import DEFAULT_ACCENT, Grouped, Media, render
 from bot.tables.ui import (
     BUTTON_LABEL_MAX,
     CUSTOM_ID_MAX,
@@ -49,7 +54,7 @@ if TYPE_CHECKING:
     from bot.tables.service import TableService
 
 __all__ = ["TableButton", "MoveButton", "MoveSelect", "PublicButton", "BotPicker", "lobby_view", "table_view",
-           "board_view", "finished_view", "invite_view", "COMPONENTS", "LimitError"]
+           "board_view", "finished_view", "invite_view", "text_view", "COMPONENTS", "LimitError"]
 
 log = logging.getLogger("parlor.tables")
 
@@ -338,73 +343,87 @@ COMPONENTS = (TableButton, MoveButton, MoveSelect, PublicButton, BotPicker)
 """Every DynamicItem class to register with ``bot.add_dynamic_items``."""
 
 
-def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
-    """A view of *items* that is drawn, never listened to; checked first against 5 action rows of
-    width 5 (:class:`LimitError`).
-
-    Every item is a :class:`discord.ui.DynamicItem`, dispatched by its custom id through the classes
-    registered with ``bot.add_dynamic_items``, so the view itself has nothing to listen for. It is
-    stopped at once: discord.py keeps no view that is finished, whereas it would keep each one sent
-    on an ephemeral message with a 15-minute timeout task of its own (one per board drawn, tens of
-    thousands on a busy bot; ``docs/tables.md``, "The table service inside").
+def lobby_view(table_id: int, bots: list[tuple[str, str, str]] | None = None, *, text: str,
+               accent: int = DEFAULT_ACCENT) -> discord.ui.LayoutView:
+    """The lobby's layout (:func:`~bot.tables.layout.render`): *text*, then Join, Leave, Add bot,
+    Start, Cancel; when there are several to choose from, the Add-bot menu (*bots*: ``(value, label,
+    description)``, see :class:`BotPicker`); and How to play.
     """
-    check_layout([(item.row, item.width) for item in items])
-    view = discord.ui.View(timeout=None)
-    for item in items:
-        view.add_item(item)
-    view.stop()
-    return view
-
-
-def lobby_view(table_id: int, bots: list[tuple[str, str, str]] | None = None) -> discord.ui.View:
-    """The lobby: Join, Leave, Add bot, Start, Cancel; and, when there are several to choose from, the
-    Add-bot menu (*bots*: ``(value, label, description)``, see :class:`BotPicker`).
-    """
-    items: list[discord.ui.Item[Any]] = [TableButton(verb, table_id, label, style)
-                                         for verb, (label, style) in LOBBY_VERBS.items()]
+    items: list[Grouped] = [Grouped(TableButton(verb, table_id, label, style))
+                            for verb, (label, style) in LOBBY_VERBS.items()]
     if bots and len(bots) > 1:
-        items.append(BotPicker(table_id, bots))
-    how = TableButton("howto", table_id, "How to play", discord.ButtonStyle.secondary)
-    how.item.row = 2
-    items.append(how)
-    return _view(items)
+        picker = BotPicker(table_id, bots)
+        picker.item.row = None
+        items.append(Grouped(picker, row=1))
+    items.append(Grouped(TableButton("howto", table_id, "How to play", discord.ButtonStyle.secondary), row=2))
+    return render(text, items, accent=accent)
 
 
 STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonStyle.secondary,
           "success": discord.ButtonStyle.success, "danger": discord.ButtonStyle.danger}
 
 
-def table_view(table_id: int, board_label: str, extra: list[BoardButton] | None = None) -> discord.ui.View:
-    """The running table's public buttons: open one's private board/hand, leave, and the game's own.
+def table_view(table_id: int, board_label: str, extra: list[BoardButton] | None = None, *, text: str,
+               accent: int = DEFAULT_ACCENT, header: str | None = None,
+               media: Sequence[Media] = ()) -> discord.ui.LayoutView:
+    """The running table's layout: *text* (its first line the header, or *header*), the pictures
+    *media* (uploaded with the message), and the public buttons: one's private board/hand, the
+    game's own (by their ``group``), leave, how to play.
 
     Raises
     ------
     LimitError
-        The game's own buttons do not fit next to the table's three (5 rows × 5), or a label is
-        over 80 characters.
+        The layout is over Discord's V2 limits, or a label is over 80 characters.
     """
-    items: list[discord.ui.Item[Any]] = [TableButton("board", table_id, board_label, discord.ButtonStyle.primary)]
-    items += [PublicButton(table_id, b.token, b.label, STYLES[b.style], b.disabled) for b in extra or []]
-    items.append(TableButton("leave", table_id, "Leave game", discord.ButtonStyle.secondary))
-    items.append(TableButton("howto", table_id, "How to play", discord.ButtonStyle.secondary))
-    return _view(items)
+    items = [Grouped(TableButton("board", table_id, board_label, discord.ButtonStyle.primary), "cards")]
+    items += [Grouped(_with_emoji(PublicButton(table_id, b.token, b.label, STYLES[b.style], b.disabled), b),
+                      b.group, b.row) for b in extra or []]
+    items.append(Grouped(TableButton("leave", table_id, "Leave game", discord.ButtonStyle.secondary), row=4))
+    items.append(Grouped(TableButton("howto", table_id, "How to play", discord.ButtonStyle.secondary), row=4))
+    return render(text, items, accent=accent, header=header, media=media)
 
 
-def invite_view(table_id: int) -> discord.ui.View:
-    """The channel's invite card of an open lobby: Join (answered privately, with the thread)."""
-    return _view([TableButton("invite", table_id, "Join", discord.ButtonStyle.success)])
+def invite_view(table_id: int, *, text: str, accent: int = DEFAULT_ACCENT, join: bool = True) -> discord.ui.LayoutView:
+    """The channel's invite card of a table: *text*, and Join (answered privately, with the thread)
+    while *join* (the lobby is open).
+    """
+    items = [TableButton("invite", table_id, "Join", discord.ButtonStyle.success)] if join else []
+    return render(text, items, accent=accent)
 
 
-def finished_view(table_id: int, *, expired: bool = False) -> discord.ui.View:
-    """The finished table's button: Rematch; disabled once the table is let go (*expired*)."""
-    button = TableButton("rematch", table_id, "Rematch (expired)" if expired else "Rematch",
-                         discord.ButtonStyle.secondary if expired else discord.ButtonStyle.success)
-    button.item.disabled = expired
-    return _view([button])
+def finished_view(table_id: int, *, text: str, accent: int = DEFAULT_ACCENT, expired: bool = False,
+                  rematch: bool = True, media: Sequence[Media] = (),
+                  header: str | None = None) -> discord.ui.LayoutView:
+    """The finished table's layout: *text* and Rematch (none when not *rematch*: a tournament
+    match); disabled once the table is let go (*expired*).
+    """
+    items: list[discord.ui.Item[Any]] = []
+    if rematch:
+        button = TableButton("rematch", table_id, "Rematch (expired)" if expired else "Rematch",
+                             discord.ButtonStyle.secondary if expired else discord.ButtonStyle.success)
+        button.item.disabled = expired
+        items.append(button)
+    return render(text, items, accent=accent, media=media, header=header)
 
 
-def board_view(table_id: int, version: int, buttons: Sequence[BoardItem]) -> discord.ui.View:
-    """A private board's components: :class:`MoveButton` per button, :class:`MoveSelect` per menu.
+def text_view(text: str, *, accent: int = DEFAULT_ACCENT, header: str | None = None) -> discord.ui.LayoutView:
+    """A layout of *text* alone (a table that ended, a message that moved on): no buttons."""
+    return render(text, accent=accent, header=header)
+
+
+def _with_emoji(item: Any, source: Any) -> Any:
+    """*item* with *source*'s ``emoji`` on its button, when the board item has one (card emojis)."""
+    emoji = getattr(source, "emoji", None)
+    if emoji:
+        item.item.emoji = emoji
+    return item
+
+
+def board_view(table_id: int, version: int, buttons: Sequence[BoardItem], *, text: str,
+               accent: int = DEFAULT_ACCENT, header: str | None = None) -> discord.ui.LayoutView:
+    """A private board's layout: *text* (under *header*, else its first line), then a
+    :class:`MoveButton` per button and a :class:`MoveSelect` per menu, grouped by the items'
+    ``group`` (:data:`~bot.tables.board.GROUPS`).
 
     Parameters
     ----------
@@ -413,19 +432,23 @@ def board_view(table_id: int, version: int, buttons: Sequence[BoardItem]) -> dis
     buttons:
         The board's :class:`~bot.tables.ui.BoardButton` and :class:`~bot.tables.ui.BoardSelect`
         items, in order; a menu without a row takes the first free one.
+    text, accent, header:
+        As :func:`~bot.tables.layout.render` takes them.
 
     Raises
     ------
     LimitError
-        They do not fit 5 action rows of width 5 (a menu is 5 wide), or a label, option or custom
+        They do not fit 5 action rows of width 5 (a menu is 5 wide; the rows also number the
+        menus' custom ids), the layout is over Discord's V2 limits, or a label, option or custom
         id is too long (``docs/design.md`` §5).
     """
     rows = check_layout([(b.row, b.width) for b in buttons])
-    items: list[discord.ui.Item[Any]] = []
+    items: list[Grouped] = []
     for item, row in zip(buttons, rows, strict=True):
+        group = getattr(item, "group", "actions")
         if isinstance(item, BoardSelect):
-            items.append(MoveSelect(table_id, version, list(item.options), item.placeholder, row))
+            items.append(Grouped(MoveSelect(table_id, version, list(item.options), item.placeholder, row), group, row))
         else:
-            items.append(MoveButton(table_id, version, item.token, item.label, STYLES[item.style], item.disabled,
-                                    item.row))
-    return _view(items)
+            button = MoveButton(table_id, version, item.token, item.label, STYLES[item.style], item.disabled)
+            items.append(Grouped(_with_emoji(button, item), group, row))
+    return render(text, items, accent=accent, header=header)

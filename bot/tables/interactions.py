@@ -136,7 +136,7 @@ class Interactions:
                 elif verb == "rematch":
                     new, joined = await self.restorer.rematch(table, actor)
                     if not joined:  # a new lobby: the answer is its message, for everyone
-                        reply = Reply("send", self.registry.lobby_text(new), self.messages.lobby_view(new),
+                        reply = Reply("send", "", self.messages.lobby_view(new),
                                       ephemeral=False, table_message_of=new)
                     else:  # joined the lobby someone else opened
                         reply = Reply("send", f"You are in the rematch (table #{new.id}); the host deals with "
@@ -168,7 +168,7 @@ class Interactions:
         """A lobby button's effect (lock held) and the lobby message it leaves."""
         if verb == "start":
             await self.lobby.start(table, actor)
-            return Reply("edit", self.registry.public_text(table), self.messages.table_view(table))
+            return Reply("edit", "", self.messages.table_view(table))
         if verb == "join":
             await self.lobby.join(table, actor)
         elif verb == "leave":
@@ -179,28 +179,35 @@ class Interactions:
             await self.lobby.cancel(table, actor)
         else:
             raise TableError("That button is not in use.")
-        view = self.messages.lobby_view(table) if table.status == TableStatus.LOBBY else None
-        return Reply("edit", self.registry.lobby_text(table), view)
+        return Reply("edit", "", self.messages.lobby_view(table))  # no buttons once closed
 
     async def send_reply(self, interaction: discord.Interaction, reply: Reply) -> None:
         """|coro| Send *reply*, decided under the table lock, as the answer to *interaction* (through its
         token when the answer was deferred).
         """
+        # A layout (Components V2) carries its text: the message has no content (discord.py sends the flag).
+        content = None if isinstance(reply.view, discord.ui.LayoutView) else reply.content
         if reply.kind == "refuse":
             await self.refuse(interaction, reply.content)
         elif await deferred(interaction):  # a slow decision: the answer goes through the token
             if reply.kind == "edit":
-                await interaction.edit_original_response(content=reply.content, view=reply.view)
+                await interaction.edit_original_response(content=content, view=reply.view)
                 return
-            reply.sent = await interaction.followup.send(reply.content, view=reply.view or discord.utils.MISSING,
-                                                         ephemeral=reply.ephemeral, wait=True)
+            if isinstance(reply.view, discord.ui.LayoutView):
+                reply.sent = await interaction.followup.send(view=reply.view, ephemeral=reply.ephemeral, wait=True)
+            else:
+                reply.sent = await interaction.followup.send(reply.content, view=reply.view or discord.utils.MISSING,
+                                                             ephemeral=reply.ephemeral, wait=True)
             # A follow-up is not the interaction's own message: it cannot stay live.
             reply.followup_of, reply.board_of = reply.board_of, None
         elif reply.kind == "edit":
-            await interaction.response.edit_message(content=reply.content, view=reply.view)
+            await interaction.response.edit_message(content=content, view=reply.view)
         else:
-            sent = await interaction.response.send_message(reply.content, view=reply.view or discord.utils.MISSING,
-                                                           ephemeral=reply.ephemeral)
+            if isinstance(reply.view, discord.ui.LayoutView):
+                sent = await interaction.response.send_message(view=reply.view, ephemeral=reply.ephemeral)
+            else:
+                sent = await interaction.response.send_message(reply.content, view=reply.view or discord.utils.MISSING,
+                                                               ephemeral=reply.ephemeral)
             reply.message_id = getattr(sent, "message_id", None)
 
     async def on_bot_pick(self, interaction: discord.Interaction, table_id: int, name: str) -> None:
@@ -214,7 +221,7 @@ class Interactions:
                 if table.status != TableStatus.LOBBY:
                     raise TableError("The lobby is closed: the game has started or was cancelled.")
                 await self.lobby.add_bot(table, self.actor(interaction), name)
-                reply = Reply("edit", self.registry.lobby_text(table), self.messages.lobby_view(table))
+                reply = Reply("edit", "", self.messages.lobby_view(table))
             self.registry.background(self.messages.edit_invite(table))
         except TableError as exc:
             reply = Reply("refuse", str(exc))
@@ -301,9 +308,9 @@ class Interactions:
         shown = table.version
         try:
             if await deferred(interaction):
-                await interaction.edit_original_response(content=face.text, view=self.boards.view(table, face))
+                await interaction.edit_original_response(content=None, view=self.boards.view(table, face))
             else:
-                await interaction.response.edit_message(content=face.text, view=self.boards.view(table, face))
+                await interaction.response.edit_message(content=None, view=self.boards.view(table, face))
         except discord.HTTPException as exc:
             if not outcome.accepted:
                 raise

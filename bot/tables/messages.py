@@ -21,8 +21,9 @@ import discord
 from bot.storage.outbox import TABLE_NOTICE, Notice
 from bot.tables.boards import FOLLOW_S, LiveBoards
 from bot.tables.budget import RestBudget
-from bot.tables.components import finished_view, invite_view, lobby_view, table_view
+from bot.tables.components import finished_view, invite_view, lobby_view, table_view, text_view
 from bot.tables.core import now_ms, posted_ms, wall_ms
+from bot.tables.layout import Media, accent_of
 from bot.tables.registry import TableRegistry
 from bot.tables.table import Table, TableStatus
 from bot.tables.text import fit_text
@@ -49,15 +50,16 @@ class PublicToken:
         self.message_id = message_id
         self.received_ms = now_ms()
 
-    async def edit(self, *, content: str, view: discord.ui.View | None) -> None:
-        """|coro| Edit the public message through the token (no mentions, as every redraw).
+    async def edit(self, *, view: discord.ui.LayoutView) -> None:
+        """|coro| Edit the public message through the token to the layout *view* (no mentions, as
+        every redraw; discord.py sends the IS_COMPONENTS_V2 flag with it).
 
         Raises
         ------
         discord.HTTPException
             The token ran out or the message is gone (any refusal: the caller falls back).
         """
-        await self.interaction.edit_original_response(content=content, view=view,
+        await self.interaction.edit_original_response(content=None, view=view,
                                                       allowed_mentions=discord.AllowedMentions.none())
 
 
@@ -105,13 +107,24 @@ class DiscordMessenger:
         """Table id to its invite card in the channel the table's thread belongs to (message id),
         while the card is to follow the lobby (:meth:`post_invite`)."""
         self._invite_edits: dict[int, asyncio.Lock] = {}  # table id: its invite card's edits, in order
-        self.views: dict[int, tuple[Any, discord.ui.View]] = {}
-        """Table id to its public message's view and what it was built from, reused while that stays
-        the same."""
 
-    def lobby_view(self, table: Table) -> discord.ui.View:
-        """The lobby message's buttons, with the Add-bot menu of the game's strengths (``TableRegistry.bot_menu``)."""
-        return lobby_view(table.id, self.registry.bot_menu(table.kind))
+    def lobby_view(self, table: Table) -> discord.ui.LayoutView:
+        """The lobby message's layout: its text, the lobby buttons, and the Add-bot menu of the game's strengths
+        (``TableRegistry.bot_menu``); once the lobby closed (started or cancelled), its text alone.
+        """
+        if table.status != TableStatus.LOBBY:
+            return text_view(self.registry.lobby_text(table), accent=accent_of(table.kind))
+        return lobby_view(table.id, self.registry.bot_menu(table.kind), text=self.registry.lobby_text(table),
+                          accent=accent_of(table.kind))
+
+    @staticmethod
+    def header(table: Table) -> str:
+        """The header line of a message of *table* that has none of its own: game and table number."""
+        return f"**{table.title}** — table #{table.id}"
+
+    def ended_view(self, table: Table, text: str) -> discord.ui.LayoutView:
+        """*table*'s message once it ended or moved on: *text* under the table's header, no buttons."""
+        return text_view(text, accent=accent_of(table.kind), header=self.header(table))
 
     def invite_text(self, table: Table) -> str:
         """The invite card: who opened which game and how many are seated (a lobby), or where it is
@@ -135,12 +148,16 @@ class DiscordMessenger:
         """
         try:
             await self.budget.acquire(urgent=True)
-            message = await channel.send(self.invite_text(table), view=invite_view(table.id),
+            message = await channel.send(view=self.invite_view(table),
                                          allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             log.info("could not post the invite card of table %s: %s", table.id, exc)
             return
         self.invites[table.id] = message.id
+
+    def invite_view(self, table: Table, *, join: bool = True) -> discord.ui.LayoutView:
+        """The invite card's layout (:meth:`invite_text` under the table's header), with Join while *join*."""
+        return invite_view(table.id, text=self.invite_text(table), accent=accent_of(table.kind), join=join)
 
     async def edit_invite(self, table: Table) -> None:
         """|coro| Bring *table*'s invite card up to date: the seats while a lobby, then a link to the
@@ -158,7 +175,7 @@ class DiscordMessenger:
                 if not lobby and self.invites.pop(table.id, None) is None:
                     return  # another edit already made the card's last one
                 await channel.get_partial_message(message_id).edit(
-                    content=self.invite_text(table), view=invite_view(table.id) if lobby else None,
+                    content=None, view=self.invite_view(table, join=lobby),
                     allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException as exc:
                 log.info("could not edit the invite card of table %s: %s", table.id, exc)
@@ -174,8 +191,7 @@ class DiscordMessenger:
         try:
             channel = self.channel(table)
             await self.budget.acquire(urgent=True)
-            await channel.get_partial_message(table.message_id).edit(
-                content=self.registry.lobby_text(table), view=self.lobby_view(table))
+            await channel.get_partial_message(table.message_id).edit(content=None, view=self.lobby_view(table))
         except discord.HTTPException as exc:
             log.warning("could not redraw the lobby of table %s: %s", table.id, exc)
 
@@ -185,12 +201,11 @@ class DiscordMessenger:
         """
         await self.edit_invite(table)
         self.tokens.pop(table.id, None)  # (a lobby that ended never ran the loop that lets these go)
-        self.views.pop(table.id, None)
         try:
             channel = self.channel(table)
             await self.budget.acquire(urgent=True)
             await channel.get_partial_message(table.message_id).edit(
-                content=text, view=None, allowed_mentions=discord.AllowedMentions.none())
+                content=None, view=self.ended_view(table, text), allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             log.warning("could not mark table %s as ended: %s", table.id, exc)
 
@@ -204,17 +219,22 @@ class DiscordMessenger:
 
     # ------------------------------------------------------------------ playing
 
-    def table_view(self, table: Table) -> discord.ui.View:
-        """The running table message's buttons: built once and shared by every redraw while they stay
-        the same (the view is stopped, so Discord's answer never stores it; nothing changes it).
+    def table_view(self, table: Table, media: Sequence[Media] = ()) -> discord.ui.LayoutView:
+        """The table message's layout for the current state: the public text (its header the UI's
+        first line, the notice below it) and the public buttons, or, once the game is over, the
+        final text with Rematch (none for a tournament match, ``docs/tournaments.md``).
+
+        *media* are pictures uploaded with the same message, shown in the container's
+        MediaGallery (the hook for moment pictures, ``docs/tables.md``, "Message layouts").
         """
+        header, body = self.registry.public_parts(table)
+        accent = accent_of(table.kind)
+        if table.engine is not None and table.engine.is_over:
+            return finished_view(table.id, text=body, accent=accent, rematch=not table.settings.get("tournament"),
+                                 media=media, header=header)
         ui = self.registry.uis[table.kind]
-        key = (ui.board_label, tuple(ui.public_buttons(table)))
-        built = self.views.get(table.id)
-        if built is None or built[0] != key:
-            built = self.views[table.id] = (key, table_view(table.id, key[0], list(key[1])))
-        view: discord.ui.View = built[1]
-        return view
+        return table_view(table.id, ui.board_label, list(ui.public_buttons(table)), text=body, accent=accent,
+                          header=header, media=media)
 
     def keep_public_token(self, table: Table, interaction: discord.Interaction) -> None:
         """Keep *interaction* as *table*'s :class:`PublicToken` when it was a click on the public
@@ -299,11 +319,12 @@ class DiscordMessenger:
             if table.message_id is not None and not table.settings.get("tournament"):
                 with contextlib.suppress(discord.HTTPException):  # its Rematch no longer answers: say so
                     await self.budget.acquire()
+                    header, body = self.registry.public_parts(table)
                     await self.channel(table).get_partial_message(table.message_id).edit(
-                        view=finished_view(table.id, expired=True))
+                        content=None, view=finished_view(table.id, text=body, header=header, expired=True,
+                                                         accent=accent_of(table.kind)))
         finally:  # nothing edits this table's message any more
             self.tokens.pop(table.id, None)
-            self.views.pop(table.id, None)
 
 
     @staticmethod
@@ -327,16 +348,10 @@ class DiscordMessenger:
         await (self.token_budget if token is not None else self.budget).acquire(urgent=urgent)
         table.dirty.clear()  # what changed while waiting for the budget goes out with this edit
         final = table.status != TableStatus.RUNNING
-        finished = table.engine is not None and table.engine.is_over
-        view: discord.ui.View | None
-        if finished:  # a tournament match is over for good: no Rematch (docs/tournaments.md)
-            view = None if table.settings.get("tournament") else finished_view(table.id)
-        else:
-            view = self.table_view(table)
-        text = self.registry.public_text(table)
+        view = self.table_view(table)
         if token is not None:
             try:
-                await token.edit(content=text, view=view)
+                await token.edit(view=view)
                 return final
             except discord.HTTPException as exc:  # the token ran out (50027), the message is gone (10008)
                 log.info("table %s: its public token no longer edits the message (%s)", table.id, exc.code)
@@ -346,7 +361,7 @@ class DiscordMessenger:
         if table.message_id is not None and not too_old:
             try:
                 await channel.get_partial_message(table.message_id).edit(
-                    content=text, view=view, allowed_mentions=discord.AllowedMentions.none())
+                    content=None, view=view, allowed_mentions=discord.AllowedMentions.none())
                 return final
             except discord.HTTPException as exc:
                 # 30046: too many edits to a message older than an hour; 10008: the message was deleted.
@@ -355,12 +370,12 @@ class DiscordMessenger:
                 log.info("table %s: its message is %s; posting it anew", table.id,
                          "gone" if exc.code == 10008 else "too old to edit")
         await self.budget.acquire(urgent=True)
-        message = await channel.send(text, view=view,
-                                     allowed_mentions=discord.AllowedMentions.none())
-        if table.message_id is not None:
+        message = await channel.send(view=view, allowed_mentions=discord.AllowedMentions.none())
+        if table.message_id is not None:  # the old message keeps no buttons
             with contextlib.suppress(discord.HTTPException):
                 await self.budget.acquire()
-                await channel.get_partial_message(table.message_id).edit(view=None)
+                await channel.get_partial_message(table.message_id).edit(
+                    content=None, view=self.ended_view(table, "↓ The table goes on in the message below."))
         table.message_id, table.message_posted_ms = message.id, posted_ms(message.id)
         self.tokens.pop(table.id, None)  # it edits the old message
         await self.registry.storage.set_game_message(table.id, message.id)

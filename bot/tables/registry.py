@@ -276,6 +276,18 @@ class TableRegistry:
             text = f"{table.notice}\n{text}"
         return fit_text(text)
 
+    def public_parts(self, table: Table) -> tuple[str, str]:
+        """The public table message as ``(header, body)`` for its layout: the UI's first line (game,
+        table, hand or round, target), and the rest with the notice on top (≤ 2000 characters).
+        """
+        ui = self.uis[table.kind]
+        header, _, body = ui.public_text(table).partition("\n")
+        if table.engine is not None and table.engine.is_over:
+            body = f"{body}\n\n{ui.result_text(table)}"
+        if table.notice:
+            body = f"{table.notice}\n\n{body}"
+        return header, fit_text(body.strip("\n"))
+
     # ------------------------------------------------------------------ storage and tasks
 
     async def save_seats(self, table: Table) -> None:

@@ -245,7 +245,7 @@ class TableService(Tables):
         await self.registry.storage.set_game_thread(table.id, table.thread_id)
         await self.registry.save_seats(table)
         await self.messages.budget.acquire(urgent=True)
-        message = await thread.send(self.registry.lobby_text(table), view=self.messages.lobby_view(table))
+        message = await thread.send(view=self.messages.lobby_view(table))
         table.message_id, table.message_posted_ms = message.id, posted_ms(message.id)
         await self.registry.storage.set_game_message(table.id, message.id)
         log.info("table %s opened: %s in guild %s by user %s", table.id, kind, interaction.guild_id,
@@ -297,7 +297,7 @@ class TableService(Tables):
                 await thread.send(fit_text(intro), allowed_mentions=discord.AllowedMentions(
                     users=[discord.Object(uid) for uid, _ in seats], everyone=False, roles=False))
             await self.messages.budget.acquire(urgent=True)
-            message = await thread.send(self.registry.public_text(table), view=self.messages.table_view(table),
+            message = await thread.send(view=self.messages.table_view(table),
                                         allowed_mentions=discord.AllowedMentions.none())
             table.message_id, table.message_posted_ms = message.id, posted_ms(message.id)
             await self.registry.storage.set_game_message(table.id, message.id)

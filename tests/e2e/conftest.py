@@ -60,7 +60,7 @@ def seen_alone(result, user, what: str) -> list[str]:
     shown = list({m.id: m for m in (result.message, *result.followups) if m is not None}.values())
     if not shown or result.response_type not in (4, 5):
         return [f"{what}: answered with type {result.response_type}, no message of its own"]
-    return [f"{what}: {m.content[:80]!r} is seen by everyone" for m in shown
+    return [f"{what}: {m.text[:80]!r} is seen by everyone" for m in shown
             if not m.ephemeral or m.visible_to != user.id]
 
 

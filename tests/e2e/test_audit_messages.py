@@ -87,10 +87,10 @@ async def test_an_idle_warning_pings_only_its_player_and_the_table_message_pings
                 await fake.click(user, board, flip.custom_id)
             await asyncio.sleep(0.1)
         assert table.seat_of_user(loud.id) is None, "a bot took the idle seat"
-        await fake.wait_for(lambda: "@\u200beveryone" in fake.message(table.message_id).content, timeout=5,
+        await fake.wait_for(lambda: "@\u200beveryone" in fake.message(table.message_id).text, timeout=5,
                             what="the table message naming the seat (as typed, its mention escaped)")
         messages = list(bot_messages(fake, world.channel, thread))
-        warning = [m for m in messages if f"<@{loud.id}> ⏰" in m.content]
+        warning = [m for m in messages if f"<@{loud.id}> ⏰" in m.text]
         assert warning, "the idle player was warned"
         assert all(m.pings == {f"user:{loud.id}"} for m in warning), [m.pings for m in warning]
         problems: list[str] = []
@@ -99,7 +99,7 @@ async def test_an_idle_warning_pings_only_its_player_and_the_table_message_pings
             problems += mention_problems(msg, user_pings=pingable)
             assert msg.allowed_mentions_sent, f"message {msg.id} was recorded without its allowed_mentions"
         assert not problems, "\n".join(problems)
-        assert any("@\u200beveryone" in m.content and m.pings == frozenset() for m in messages), \
+        assert any("@\u200beveryone" in m.text and m.pings == frozenset() for m in messages), \
             "a message names '@everyone' (escaped) and pings nobody"
 
 
@@ -135,11 +135,11 @@ async def test_a_crowded_table_fits_discord_uncut_and_pings_nobody(kind: str, fa
         problems: list[str] = []
         for msg in messages:
             problems += mention_problems(msg, user_pings=() if msg.id in table_ids else [u.id for u in people])
-            assert len(msg.content) <= 2000
+            assert len(msg.text) <= 2000
         assert not problems, "\n".join(problems)
         final = fake.message(table.message_id)
         # The name is shown as typed, its mention escaped (docs/tables.md, "Lobby"), and pings nobody.
-        assert "@\u200beveryone" in final.content and final.pings == frozenset()
+        assert "@\u200beveryone" in final.text and final.pings == frozenset()
 
 
 def _tokens(text: str) -> set[str]:

@@ -50,7 +50,7 @@ def dealt_by_round(*decks: list[Card]) -> type[BlitzEngine]:
 
 async def open_blitz(fake: FakeDiscord, world: World, **options: object) -> tuple[object, FakeMessage]:
     result = await settled(fake, await fake.slash(world.alice, world.channel, "blitz new", options=options))
-    assert result.ephemeral and "is open" in result.content, result.content
+    assert result.ephemeral and "is open" in result.text, result.text
     thread = fake.threads(world.channel)[-1]
     return thread, fake.last_message(thread)
 
@@ -61,7 +61,7 @@ def labels(message: FakeMessage, *, enabled: bool = True) -> list[str]:
 
 def seen_by(fake: FakeDiscord, thread: object, user: FakeUser) -> str:
     """Every message *user* can see in the thread, as one text."""
-    return "\n".join(m.content or "" for m in fake.messages(thread, visible_to=user))  # type: ignore[arg-type]
+    return "\n".join(m.text or "" for m in fake.messages(thread, visible_to=user))  # type: ignore[arg-type]
 
 
 async def my_turn(fake: FakeDiscord, table: object, player: str) -> None:
@@ -87,9 +87,9 @@ async def test_a_person_and_two_bots_play_to_the_end(fake: FakeDiscord, world: W
 
         # ---- round 1: Bot 1 knocks at once, Bot 2 plays its last turn, then Alice's last turn
         await my_turn(fake, table, alice)
-        await fake.wait_for(lambda: "Bot 2" in fake.message(lobby.id).content.split("**Last moves**")[-1]
-                            and "3♣" in fake.message(lobby.id).content, timeout=5, what="the table after Bot 2")
-        public = fake.message(lobby.id).content
+        await fake.wait_for(lambda: "Bot 2" in fake.message(lobby.id).text.split("**Last moves**")[-1]
+                            and "3♣" in fake.message(lobby.id).text, timeout=5, what="the table after Bot 2")
+        public = fake.message(lobby.id).text
         assert "round 1 · alice deals" in public and "Discard pile: **3♣** · stock: 41 cards" in public
         assert re.search(r"1\. \*\*alice\*\* ❤️❤️ — ▶ to play · ⏳ last turn to come", public), public
         assert f"{bot1} ❤️❤️ — 🔔 knocked" in public
@@ -97,67 +97,67 @@ async def test_a_person_and_two_bots_play_to_the_end(fake: FakeDiscord, world: W
         assert f"{bot2} draws from the stock." in public and f"{bot2} discards the 3♣." in public
         hand = (await fake.click(world.alice, lobby, "Open my hand")).message
         assert hand.ephemeral and hand.visible_to == world.alice.id
-        assert "A♠ K♠ 2♥ — worth **21**" in hand.content
-        assert f"🔔 {bot1} knocked: your last turn." in hand.content
+        assert "A♠ K♠ 2♥ — worth **21**" in hand.text
+        assert f"🔔 {bot1} knocked: your last turn." in hand.text
         assert labels(hand) == ["Draw from the stock", "Take the 3♣ (discard pile)"]  # no Knock after a knock
-        assert "K♣" not in hand.content and "2♦" not in hand.content  # the bots' hands stay theirs
+        assert "K♣" not in hand.text and "2♦" not in hand.text  # the bots' hands stay theirs
         for card in ("A♠", "K♠", "2♥"):
             assert card not in seen_by(fake, thread, spectator), f"{card} of Alice's hand is public"
         assert all("♠" not in (b.custom_id or "") and "AS" not in (b.custom_id or "") for b in hand.buttons)
 
         await fake.click(world.alice, hand, "Draw from the stock")
         hand = fake.message(hand.id)
-        assert "A♠ K♠ 2♥ + **10♠** (drawn from the stock)" in hand.content
-        assert "the best you can keep is **31** (discard the 2♥)" in hand.content
+        assert "A♠ K♠ 2♥ + **10♠** (drawn from the stock)" in hand.text
+        assert "the best you can keep is **31** (discard the 2♥)" in hand.text
         assert labels(hand) == ["Discard A♠ (keep 20)", "Discard K♠ (keep 21)", "Discard 2♥ (keep 31)",
                                 "Discard 10♠ (keep 21)"]
         assert "10♠" not in seen_by(fake, thread, spectator), "a card drawn from the stock is Alice's alone"
         await fake.click(world.alice, hand, "Discard 2♥ (keep 31)")
-        notice = await fake.wait_for(lambda: next((m for m in fake.messages(thread) if "31!" in (m.content or "")),
+        notice = await fake.wait_for(lambda: next((m for m in fake.messages(thread) if "31!" in (m.text or "")),
                                                   None), timeout=5, what="the 31 notice")
-        assert f"🎯 **31!** alice holds 31: {bot1} and {bot2} each lose 1 life." in notice.content
-        assert "• alice: A♠ K♠ 10♠ — **31**" in notice.content and f"• {bot1}: K♣ Q♣ 8♣ — **28**" in notice.content
+        assert f"🎯 **31!** alice holds 31: {bot1} and {bot2} each lose 1 life." in notice.text
+        assert "• alice: A♠ K♠ 10♠ — **31**" in notice.text and f"• {bot1}: K♣ Q♣ 8♣ — **28**" in notice.text
         assert table.engine.lives == {alice: 2, "bot1": 1, "bot2": 1}
 
         # ---- round 2: the deal passes to Bot 1; Bot 2 knocks; Alice takes the discard; Bot 1 goes out
         await my_turn(fake, table, alice)
-        await fake.wait_for(lambda: "round 2 · " + bot1 + " deals" in fake.message(lobby.id).content, timeout=5,
+        await fake.wait_for(lambda: "round 2 · " + bot1 + " deals" in fake.message(lobby.id).text, timeout=5,
                             what="round 2 on the table")
         hand = (await fake.click(world.alice, lobby, "Open my hand")).message
-        assert "A♥ 9♥ 3♠ — worth **20**" in hand.content and "round 2 · ❤️❤️" in hand.content
+        assert "A♥ 9♥ 3♠ — worth **20**" in hand.text and "round 2 · ❤️❤️" in hand.text
         assert labels(hand) == ["Draw from the stock", "Take the 5♥ (discard pile)"]
         await fake.click(world.alice, hand, "Take the 5♥ (discard pile)")
         hand = fake.message(hand.id)
-        assert "+ **5♥** (drawn from the discard pile — keep it this turn)" in hand.content
+        assert "+ **5♥** (drawn from the discard pile — keep it this turn)" in hand.text
         assert labels(hand) == ["Discard A♥ (keep 14)", "Discard 9♥ (keep 16)", "Discard 3♠ (keep 25)"]
         await fake.click(world.alice, hand, "Discard 3♠ (keep 25)")
         showdown = await fake.wait_for(lambda: next((m for m in fake.messages(thread)
-                                                     if "Showdown" in (m.content or "")), None),
+                                                     if "Showdown" in (m.text or "")), None),
                                        timeout=5, what="the showdown notice")
         assert f"🃏 **Showdown** after {bot2}'s knock: {bot1} has the lowest hand (7) and loses 1 life." \
-            in showdown.content
-        assert "• alice: A♥ 9♥ 5♥ — **25**" in showdown.content
-        await fake.wait_for(lambda: any(f"💀 {bot1} is out (no lives left)." in (m.content or "")
+            in showdown.text
+        assert "• alice: A♥ 9♥ 5♥ — **25**" in showdown.text
+        await fake.wait_for(lambda: any(f"💀 {bot1} is out (no lives left)." in (m.text or "")
                                         for m in fake.messages(thread)), timeout=5, what="Bot 1 going out")
-        await fake.wait_for(lambda: f"~~{bot1}~~ — 💀 out" in fake.message(lobby.id).content, timeout=5,
+        await fake.wait_for(lambda: f"~~{bot1}~~ — 💀 out" in fake.message(lobby.id).text, timeout=5,
                             what="Bot 1 out on the table")
 
         # ---- round 3: Bot 1 is skipped; Alice plays first and knocks on 30; Bot 2 goes out; Alice wins
         await my_turn(fake, table, alice)
         hand = (await fake.click(world.alice, lobby, "Open my hand")).message
-        assert "A♥ K♥ 9♥ — worth **30**" in hand.content
-        assert labels(hand) == ["Knock", "Draw from the stock", "Take the 5♣ (discard pile)"]
+        assert "A♥ K♥ 9♥ — worth **30**" in hand.text
+        assert labels(hand) == ["Draw from the stock", "Take the 5♣ (discard pile)", "Knock"]  # piles, then actions
         await fake.click(world.alice, hand, "Knock")
         await fake.wait_for(lambda: table.engine.is_over, timeout=5, what="the end of the game")
-        await fake.wait_for(lambda: "Final standings" in fake.message(lobby.id).content, timeout=5,
+        await fake.wait_for(lambda: "Final standings" in fake.message(lobby.id).text, timeout=5,
                             what="the final standings")
         final = fake.message(lobby.id)
-        assert "1. alice — ❤️❤️ left" in final.content
-        assert f"2. {bot2} — out" in final.content and f"3. {bot1} — out" in final.content
+        assert "1. alice — ❤️❤️ left" in final.text
+        assert f"2. {bot2} — out" in final.text and f"3. {bot1} — out" in final.text
         assert labels(final) == ["Rematch"]
-        assert any(f"{bot2} has the lowest hand (7) and loses 1 life." in (m.content or "")
+        assert any(f"{bot2} has the lowest hand (7) and loses 1 life." in (m.text or "")
                    for m in fake.messages(thread))
-        assert any("🏆 Game over: alice wins!" in (m.content or "") for m in fake.messages(thread))
+        assert any("🏆 Game over: alice wins!" in (m.text or "") for m in fake.messages(thread))
         assert (await bot.storage.result(1)) is not None
         kinds = [a["type"] for _, a in (await stored_log(bot, table))["actions"] if _ == alice]
         assert kinds == ["draw", "discard", "draw", "discard", "knock"]
@@ -193,12 +193,12 @@ async def test_restart_mid_game_keeps_every_move(fake: FakeDiscord, world: World
         table = again.tables.tables[1]
         assert table.engine.action_count == count
         assert {p: table.engine.view(p) for p in [*table.engine.players, None]} == before
-        await fake.wait_for(lambda: "Restored" in fake.message(table.message_id).content, timeout=5,
+        await fake.wait_for(lambda: "Restored" in fake.message(table.message_id).text, timeout=5,
                             what="the restored table")
         result = await fake.click(world.alice, hand, "Draw from the stock")  # the hand from before the restart
         assert not result.failed
         assert table.engine.action_count == count + 1
-        assert "(drawn from the stock)" in fake.message(hand.id).content
+        assert "(drawn from the stock)" in fake.message(hand.id).text
 
 
 async def test_turn_timer_plays_the_whole_turn_then_a_bot_takes_the_seat(fake: FakeDiscord, world: World,
@@ -230,9 +230,9 @@ async def test_turn_timer_plays_the_whole_turn_then_a_bot_takes_the_seat(fake: F
         moves = (await stored_log(bot, table))["actions"]
         assert [(p, a["type"]) for p, a in moves[:6]] == [(bob, "draw"), (bob, "discard"), (alice, "draw"),
                                                           (alice, "discard"), (bob, "draw"), (bob, "discard")]
-        await fake.wait_for(lambda: any("A bot took over bob's seat (timed out too often)" in (m.content or "")
+        await fake.wait_for(lambda: any("A bot took over bob's seat (timed out too often)" in (m.text or "")
                                         for m in fake.messages(thread)), timeout=5, what="the notice")
-        assert any("⏰" in (m.content or "") and f"<@{world.bob.id}>" in (m.content or "")
+        assert any("⏰" in (m.text or "") and f"<@{world.bob.id}>" in (m.text or "")
                    for m in fake.messages(thread)), "Bob was warned before his turn ran out"
 
 
@@ -257,16 +257,16 @@ async def test_new_command_options_come_from_the_one_declaration(fake: FakeDisco
         assert table.options == {"lives": 3, "three_of_a_kind": 30.5, "keep_discard_pickup": False}
         assert table.settings["bot_speed"] == "relaxed"
         how = await fake.click(world.carol, lobby, "How to play")
-        assert how.ephemeral and "Open my hand" in how.content and "Knock" in how.content
+        assert how.ephemeral and "Open my hand" in how.text and "Knock" in how.text
         menu = next(s for s in lobby.selects if s.custom_id.startswith("parlor:botpick:"))
         assert [v for _, v in menu.options] == ["easy", "normal", "hard"]
         await fake.select(world.alice, lobby, menu.custom_id, ["easy"])
         await fake.click(world.alice, lobby, "Start")
         assert table.engine.options.three_of_a_kind == 30.5 and table.engine.lives[f"u{world.alice.id}"] == 3
         waiting = (await fake.click(world.alice, lobby, "Open my hand")).message
-        assert "— worth **" in waiting.content and "❤️❤️❤️" in waiting.content
+        assert "— worth **" in waiting.text and "❤️❤️❤️" in waiting.text
         refused = await fake.click(world.carol, lobby, "Open my hand")
-        assert refused.ephemeral and "not playing" in refused.content
+        assert refused.ephemeral and "not playing" in refused.text
 
 
 async def test_a_turn_finds_the_person_it_waits_for_once_unless_they_turned_pings_off(
@@ -283,7 +283,7 @@ async def test_a_turn_finds_the_person_it_waits_for_once_unless_they_turned_ping
         alice, bob = f"u{world.alice.id}", f"u{world.bob.id}"
 
         def turn_lines() -> list:
-            return [m for m in fake.messages(thread) if f"<@{world.bob.id}> ▶" in (m.content or "")]
+            return [m for m in fake.messages(thread) if f"<@{world.bob.id}> ▶" in (m.text or "")]
 
         async def play_turn(user: object, player: str) -> None:
             await my_turn(fake, table, player)
@@ -299,9 +299,9 @@ async def test_a_turn_finds_the_person_it_waits_for_once_unless_they_turned_ping
         await fake.wait_for(turn_lines, timeout=5, what="Bob's turn to find him")
         (line,) = turn_lines()
         assert line.pings == {f"user:{world.bob.id}"}, line.pings
-        assert "the table waits for you" in line.content
+        assert "the table waits for you" in line.text
         answer = await fake.slash(world.bob, thread, "table pings", options={"enabled": False})
-        assert answer.ephemeral and "no longer ping you" in answer.content
+        assert answer.ephemeral and "no longer ping you" in answer.text
         await play_turn(world.bob, bob)
         await asyncio.sleep(0.2)
         await play_turn(world.alice, alice)  # Bob's turn again, away again: nothing for him now

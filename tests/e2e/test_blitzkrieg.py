@@ -30,7 +30,7 @@ def label(card_id: str) -> str:
 async def open_table(fake: FakeDiscord, world: World, *, friend: bool = False, house: bool = False, **options):
     """/blitzkrieg new by alice; bob joins (*friend*) or alice adds the house bot (*house*); Start."""
     result = await settled(fake, await fake.slash(world.alice, world.channel, "blitzkrieg new", options=options))
-    assert result.ephemeral and "is open" in result.content and "fun as well" in result.content, result.content
+    assert result.ephemeral and "is open" in result.text and "fun as well" in result.text, result.text
     thread = fake.threads(world.channel)[-1]
     lobby = fake.last_message(thread)
     if friend:
@@ -65,7 +65,7 @@ async def press(fake: FakeDiscord, user, lobby, label_: str):
     """*user* opens a fresh board and clicks the button labelled *label_* on it; the redrawn board."""
     board = await board_of(fake, user, lobby)
     result = await fake.click(user, board, label_)
-    assert not result.failed and result.response_type != 4, result.content  # 4: a refusal
+    assert not result.failed and result.response_type != 4, result.text  # 4: a refusal
     return fake.message(board.id)
 
 
@@ -75,9 +75,9 @@ def labels_on(board) -> list[str]:
 
 async def told(fake: FakeDiscord, lobby, *texts: str, timeout: float = 5) -> str:
     """Wait until the table message shows every one of *texts*; its content."""
-    await fake.wait_for(lambda: all(t in fake.message(lobby.id).content for t in texts), timeout=timeout,
+    await fake.wait_for(lambda: all(t in fake.message(lobby.id).text for t in texts), timeout=timeout,
                         what=f"the table message to tell {texts}")
-    return fake.message(lobby.id).content
+    return fake.message(lobby.id).text
 
 
 async def test_a_person_plays_the_house_bot_to_the_end(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
@@ -111,7 +111,7 @@ async def test_a_person_plays_the_house_bot_to_the_end(fake: FakeDiscord, world:
         if engine.tally:
             assert "Scenarios seen:" in final
         assert await bot.storage.result(1) is not None
-        ending = [m.content for m in fake.messages(thread) if m.id != lobby.id and m.content.startswith("🏁")]
+        ending = [m.text for m in fake.messages(thread) if m.id != lobby.id and m.text.startswith("🏁")]
         assert ending and ("wins the war" in ending[-1] or "a draw" in ending[-1]), ending
 
 
@@ -130,13 +130,13 @@ async def test_the_battle_is_told_step_by_step_with_a_nested_diplomat(fake: Fake
         await told(fake, lobby, "**Battle 1**: alice has turned 7♥ — waiting for bob.")
         await press(fake, world.bob, lobby, "Battle!")
         seen: list[str] = []
-        while "takes the 14 cards of battle 1" not in fake.message(lobby.id).content:
-            content = fake.message(lobby.id).content
+        while "takes the 14 cards of battle 1" not in fake.message(lobby.id).text:
+            content = fake.message(lobby.id).text
             if not seen or seen[-1] != content:
                 seen.append(content)
             assert len(seen) < 100
             await asyncio.sleep(0.03)
-        seen.append(fake.message(lobby.id).content)
+        seen.append(fake.message(lobby.id).text)
         partial = [c for c in seen if "**Battle 1**: alice 7♥ ⚔️ 7♣ bob" in c and "takes the 14 cards" not in c]
         assert len(partial) >= 3, "the battle was told in steps, not all at once"
         assert "(as the battle began)" in partial[0]
@@ -172,16 +172,16 @@ async def test_cold_war_hands_are_private_and_the_choice_is_the_red_queens(fake:
         assert table.engine.pending["kind"] == "cold-war"
         alice_board = await board_of(fake, world.alice, lobby)
         assert labels_on(alice_board) == ["Challenge (show both hands)", "Disarm (no winner)"]
-        assert "🔒 Your Cold War hand (only you see it): 9♣, 8♣, 7♣, 6♣, 5♣ — total 35" in alice_board.content
+        assert "🔒 Your Cold War hand (only you see it): 9♣, 8♣, 7♣, 6♣, 5♣ — total 35" in alice_board.text
         bob_board = await board_of(fake, world.bob, lobby)
-        assert labels_on(bob_board) == [] and "2♥, 3♥, 4♥, 5♥, 6♥" in bob_board.content
+        assert labels_on(bob_board) == [] and "2♥, 3♥, 4♥, 5♥, 6♥" in bob_board.text
         await told(fake, lobby, "Cold War! Q♥ against Q♠.", "Waiting for **alice** — Cold War")
 
         def private_to_its_holder() -> None:
             for user, other_hand in ((world.bob, alice_hand), (world.alice, bob_hand)):
                 for msg in fake.messages(thread, visible_to=user) + fake.messages(world.channel, visible_to=user):
                     for card in other_hand.split():
-                        assert label(card) not in msg.content, f"{user.name} sees {label(card)}: {msg.content!r}"
+                        assert label(card) not in msg.text, f"{user.name} sees {label(card)}: {msg.text!r}"
 
         private_to_its_holder()
         await fake.click(world.alice, alice_board, "Disarm (no winner)")
@@ -210,7 +210,7 @@ async def test_napoleon_and_the_clock_are_chosen_on_the_board(fake: FakeDiscord,
         await press(fake, world.bob, lobby, "Battle!")
         board = await board_of(fake, world.alice, lobby)
         assert labels_on(board) == ["Card 1", "Card 2", "Card 3", "Card 4"]
-        assert "Pick the face-down card to turn" in board.content
+        assert "Pick the face-down card to turn" in board.text
         assert labels_on(await board_of(fake, world.bob, lobby)) == []
         await told(fake, lobby, "Napoleon! 4♥ against J♥.", "Waiting for **alice** — Napoleon")
         await fake.click(world.alice, board, "Card 4")
@@ -225,7 +225,7 @@ async def test_napoleon_and_the_clock_are_chosen_on_the_board(fake: FakeDiscord,
         await press(fake, world.bob, lobby, "Battle!")
         board = await board_of(fake, world.alice, lobby)
         assert labels_on(board) == [f"{h} o'clock" for h in (1, 3, 4, 5, 6, 7, 8, 9, 11, 12)]
-        assert "Pick the hour to turn" in board.content
+        assert "Pick the hour to turn" in board.text
         await fake.click(world.alice, board, "7 o'clock")
         assert (await stored_log(bot, table))["actions"][-1][1] == {"type": "turn", "position": 7}
         await told(fake, lobby, "alice turns 7 o'clock: 8♥ against A♠: defended!",
@@ -305,9 +305,9 @@ async def test_new_command_options_come_from_the_one_declaration(fake: FakeDisco
             assert (synced[spec.name]["min_value"], synced[spec.name]["max_value"]) == (spec.min, spec.max)
         assert [c["value"] for c in synced["pace"]["choices"]] == ["click", "auto"]
         games = await fake.slash(world.alice, world.channel, "games")
-        assert "**Blitzkrieg** — 2 players · `/blitzkrieg new`" in games.content
+        assert "**Blitzkrieg** — 2 players · `/blitzkrieg new`" in games.text
         rules = await fake.slash(world.alice, world.channel, "rules", options={"game": "blitzkrieg"})
-        assert "/blitzkrieg new" in rules.content and "Battle!" in rules.content
+        assert "/blitzkrieg new" in rules.text and "Battle!" in rules.text
 
 
 async def test_a_battles_outcome_stays_readable_after_the_next_battle(fake: FakeDiscord, world: World,
@@ -337,4 +337,4 @@ async def test_a_battles_outcome_stays_readable_after_the_next_battle(fake: Fake
                             > len(table.engine.view(None)["battle"]["lines"]), timeout=10,
                             what="the latest battle told in full")
         board = await board_of(fake, world.alice, lobby)
-        assert "Last battle (" in board.content and " ⚔️ " in board.content, board.content
+        assert "Last battle (" in board.text and " ⚔️ " in board.text, board.text

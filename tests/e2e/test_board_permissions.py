@@ -33,12 +33,12 @@ async def test_a_table_action_on_a_board_is_refused_to_a_seated_non_host(fake: F
         table = bot.tables.tables[1]
         bob_board = (await fake.click(world.bob, lobby, "Open my board")).message
         await fake.click(world.bob, bob_board, bob_board.button("End hand").custom_id)
-        assert "Only the host" in fake.message(bob_board.id).content
+        assert "Only the host" in fake.message(bob_board.id).text
         assert table.engine.view(None)["phase"] == "play", "the hand goes on"
         await asyncio.sleep(1.1)  # the stuck rule allows End hand a second after the last Dutch-pile play
         alice_board = (await fake.click(world.alice, lobby, "Open my board")).message
         await fake.click(world.alice, alice_board, alice_board.button("End hand").custom_id)
-        assert "Only the host" not in fake.message(alice_board.id).content
+        assert "Only the host" not in fake.message(alice_board.id).text
         assert table.engine.view(None)["phase"] != "play", "the host may"
 
 
@@ -57,5 +57,5 @@ async def test_a_boards_buttons_clicked_by_another_player_are_refused(fake: Fake
         count = table.engine.action_count
         replayed = fake.post_bot_message(thread, "Alice's board, seen by Bob", buttons=[("Flip", flip.custom_id)])
         result = await fake.click(world.bob, replayed, flip.custom_id)
-        assert not result.failed and "That is alice's board, not yours" in result.content, result.content
+        assert not result.failed and "That is alice's board, not yours" in result.text, result.text
         assert table.engine.action_count == count, "nothing was played, for Alice or for Bob"

@@ -19,7 +19,7 @@ GAME_COGS = [*COGS, "cogs.games"]
 async def open_lobby(fake: FakeDiscord, world: World, kind: str):
     """``/<kind> new`` by Alice: the lobby message of the new table."""
     result = await settled(fake, await fake.slash(world.alice, world.channel, f"{kind} new"))
-    assert result.ephemeral and "is open" in result.content, result.content
+    assert result.ephemeral and "is open" in result.text, result.text
     return fake.last_message(fake.threads(world.channel)[-1])
 
 
@@ -47,7 +47,7 @@ async def test_the_add_bot_menu_offers_easy_normal_hard_and_add_bot_seats_normal
         await fake.click(world.alice, lobby, "Add bot")
         table = bot.tables.table_in(lobby.channel_id)
         assert [(s.bot_name, s.name) for s in table.seats if s.is_bot] == [(game.bot_for("normal"), "Bot 1 (normal)")]
-        assert "Bot 1 (normal)" in fake.message(lobby.id).content
+        assert "Bot 1 (normal)" in fake.message(lobby.id).text
         await fake.click(world.alice, lobby, "Cancel")
 
         lobby = await open_lobby(fake, world, kind)
@@ -55,7 +55,7 @@ async def test_the_add_bot_menu_offers_easy_normal_hard_and_add_bot_seats_normal
         table = bot.tables.table_in(lobby.channel_id)
         assert [(s.bot_name, s.name) for s in table.seats if s.is_bot] == [(game.bot_for("hard"), "Bot 1 (hard)")]
         assert game.bot_for("hard") != game.bot_for("normal") != game.bot_for("easy")
-        assert "Bot 1 (hard)" in fake.message(lobby.id).content
+        assert "Bot 1 (hard)" in fake.message(lobby.id).text
 
 
 async def test_a_servers_default_strength_is_what_a_plain_add_bot_seats(
@@ -66,7 +66,7 @@ async def test_a_servers_default_strength_is_what_a_plain_add_bot_seats(
     async with parlor(fake, tmp_path / "p.db", [*GAME_COGS, "cogs.settings"]) as bot:
         done = await fake.slash(manager, world.channel, "settings set",
                                 options={"key": "bot_strength", "value": "easy"})
-        assert done.ephemeral and "now **easy**" in done.content, done.content
+        assert done.ephemeral and "now **easy**" in done.text, done.text
         for kind in sorted(GAMES):
             lobby = await open_lobby(fake, world, kind)
             await fake.click(world.alice, lobby, "Add bot")

@@ -36,7 +36,7 @@ PLAIN_MOVES = ("Look at my cards", "Turn the hands over", "Next round", "Skip th
 
 async def open_dutch(fake: FakeDiscord, world: World, **options: Any) -> tuple[Any, Any]:
     result = await settled(fake, await fake.slash(world.alice, world.channel, "dutch new", options=options))
-    assert result.ephemeral and "is open" in result.content, result.content
+    assert result.ephemeral and "is open" in result.text, result.text
     thread = fake.threads(world.channel)[-1]
     return thread, fake.last_message(thread)
 
@@ -49,7 +49,7 @@ def pid(table: Any, user: FakeUser) -> str:
 
 async def my_hand(fake: FakeDiscord, user: FakeUser, lobby: Any) -> Any:
     result = await fake.click(user, lobby, "Open my hand")
-    assert not result.failed and result.ephemeral, result.content
+    assert not result.failed and result.ephemeral, result.text
     return result.message
 
 
@@ -133,16 +133,16 @@ async def test_a_person_and_three_bots_play_a_passive_game_to_the_target(fake: F
         table = bot.tables.tables[1]
         assert [s.bot_name for s in table.seats] == [None, "attentive", "perfect", "forgetful"]
         await fake.click(world.alice, lobby, "Start")
-        assert "1:🂠 2:🂠 3:🂠 4:🂠" in fake.message(lobby.id).content, "every hand as card backs by position"
+        assert "1:🂠 2:🂠 3:🂠 4:🂠" in fake.message(lobby.id).text, "every hand as card backs by position"
         assert await play_plainly(fake, world.alice, lobby, table) > 0
         view = table.engine.view(None)
         assert view["phase"] == "over" and max(view["totals"].values()) >= 40
-        await fake.wait_for(lambda: "Final standings" in fake.message(lobby.id).content, timeout=5)
+        await fake.wait_for(lambda: "Final standings" in fake.message(lobby.id).text, timeout=5)
         final = fake.message(lobby.id)
-        assert "every hand is turned face up" in final.content
+        assert "every hand is turned face up" in final.text
         assert any(b.custom_id.startswith("parlor:rematch:") for b in final.buttons)
         # Notices are posted as messages of their own, alongside the board's last edit: wait for them.
-        notices = lambda: [m.content for m in fake.messages(thread) if m.id != lobby.id]  # noqa: E731
+        notices = lambda: [m.text for m in fake.messages(thread) if m.id != lobby.id]  # noqa: E731
         await fake.wait_for(lambda: any("Game over" in n for n in notices()), timeout=5)
         assert any("Round 1 is over" in n for n in notices())
         assert await bot.storage.result(1) is not None
@@ -156,12 +156,12 @@ async def test_a_person_and_three_bots_play_an_aggressive_game_to_the_end(fake: 
         await seat_three_bots(fake, world, lobby)
         await fake.click(world.alice, lobby, "Start")
         table = bot.tables.tables[1]
-        assert "(aggressive)" in fake.message(lobby.id).content
+        assert "(aggressive)" in fake.message(lobby.id).text
         await play_plainly(fake, world.alice, lobby, table)
         view = table.engine.view(None)
         assert view["phase"] == "over" and view["deck"] == 0 and view["round"] == 1
-        await fake.wait_for(lambda: "Final standings" in fake.message(lobby.id).content, timeout=5)
-        assert "the deck is exhausted" in fake.message(lobby.id).content
+        await fake.wait_for(lambda: "Final standings" in fake.message(lobby.id).text, timeout=5)
+        assert "the deck is exhausted" in fake.message(lobby.id).text
         result = table.engine.result()
         assert min(result.scores.values()) == result.scores[result.winners[0]]
 
@@ -200,12 +200,12 @@ async def test_the_earlier_discord_timestamp_wins_a_race_of_aggressive_jump_ins(
         assert engine.hands[bob][0] == "7H", "Bob's 7 came late: it stays in its place"
         jumps = [(p, a["player"]) for p, a in (await stored_log(bot, table))["actions"] if a["type"] == "jump_in"]
         assert jumps == [(alice, alice), (bob, bob)], "applied in Discord-timestamp order"
-        await fake.wait_for(lambda: "too late" in fake.message(lobby.id).content, timeout=5, what="the public story")
-        assert "bob jumps in with bob's card 1, a 7♥, but too late" in fake.message(lobby.id).content
+        await fake.wait_for(lambda: "too late" in fake.message(lobby.id).text, timeout=5, what="the public story")
+        assert "bob jumps in with bob's card 1, a 7♥, but too late" in fake.message(lobby.id).text
         # The loser is told who was first and by how many ms, the winner whom they beat (design §4).
-        assert "Too late: alice got there first by 40 ms." in bob_click.message.content, bob_click.message.content
-        assert "You got there first — ahead of bob by 40 ms." in alice_click.message.content
-        assert "40 ms" not in "\n".join(m.content for m in fake.messages(thread, visible_to=world.carol))
+        assert "Too late: alice got there first by 40 ms." in bob_click.message.text, bob_click.message.text
+        assert "You got there first — ahead of bob by 40 ms." in alice_click.message.text
+        assert "40 ms" not in "\n".join(m.text for m in fake.messages(thread, visible_to=world.carol))
 
 
 async def alice_and_bob_started(fake: FakeDiscord, world: World, bot: Any) -> tuple[Any, Any, Any, list[str]]:
@@ -225,20 +225,20 @@ async def test_a_look_is_shown_to_its_player_only_and_hidden_again(fake: FakeDis
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
         thread, lobby, table, faces = await alice_and_bob_started(fake, world, bot)
         board = await my_hand(fake, world.alice, lobby)
-        assert not any(f"**{face}**" in board.content for face in faces), "a face-down card is not shown, not even"
+        assert not any(f"**{face}**" in board.text for face in faces), "a face-down card is not shown, not even"
         answered = await fake.click(world.alice, board, button(board, "Look at my cards 1 and 2").custom_id)
         shown_at = fake.now_ms()
-        seen = answered.message.content
+        seen = answered.message.text
         assert f"Your card 1 is the **{faces[0]}**" in seen and f"Your card 2 is the **{faces[1]}**" in seen
-        await fake.wait_for(lambda: faces[0] not in fake.message(board.id).content, timeout=4,
+        await fake.wait_for(lambda: faces[0] not in fake.message(board.id).text, timeout=4,
                             what="the look to be hidden again")
         hidden = [e.at_ms for e in fake.edits(via="interaction", message=board.id)][-1]
         assert hidden - shown_at >= 800, "shown for peek_seconds (1 s), on Alice's own ephemeral hand"
-        assert faces[1] not in fake.message(board.id).content
+        assert faces[1] not in fake.message(board.id).text
         again = await my_hand(fake, world.alice, lobby)
-        assert not any(face in again.content for face in faces), "a fresh hand does not show it either"
+        assert not any(face in again.text for face in faces), "a fresh hand does not show it either"
         for user in (world.bob, world.carol):
-            texts = [m.content for m in fake.messages(thread, visible_to=user)]
+            texts = [m.text for m in fake.messages(thread, visible_to=user)]
             assert not any(face in text for text in texts for face in faces), f"{user.name} never sees it"
 
 
@@ -260,8 +260,8 @@ async def test_a_hand_drawn_during_a_look_and_sent_after_it_is_hidden_at_once(
         monkeypatch.setattr(discord.InteractionResponse, "send_message", slow)
         late = await my_hand(fake, world.alice, lobby)
         monkeypatch.undo()
-        assert any(f in late.content for f in faces), "drawn while the look was shown"
-        await fake.wait_for(lambda: not any(f in fake.message(late.id).content for f in faces), timeout=3,
+        assert any(f in late.text for f in faces), "drawn while the look was shown"
+        await fake.wait_for(lambda: not any(f in fake.message(late.id).text for f in faces), timeout=3,
                             what="the late hand to be hidden at once")
 
 
@@ -285,11 +285,11 @@ async def test_a_look_hides_again_on_every_hand_opened_while_it_was_shown(fake: 
         await fake.click(world.alice, first, button(first, "Look at my cards 1 and 2").custom_id)
         again = await my_hand(fake, world.alice, lobby)
         boards = [first.id, again.id]
-        assert all(faces[0] in fake.message(b).content for b in boards), "shown on both while the look lasts"
-        await fake.wait_for(lambda: not any(f in fake.message(b).content for b in boards for f in faces),
+        assert all(faces[0] in fake.message(b).text for b in boards), "shown on both while the look lasts"
+        await fake.wait_for(lambda: not any(f in fake.message(b).text for b in boards for f in faces),
                             timeout=5, what="the look to be hidden on both hands")
         await asyncio.sleep(0.8)  # and it stays hidden
-        assert not any(f in fake.message(b).content for b in boards for f in faces)
+        assert not any(f in fake.message(b).text for b in boards for f in faces)
 
         # A Jack's look: Alice draws the J♠ and discards it, looks at Bob's card 1, and opens her
         # hand twice more (the button and `/table board`) while it is shown.
@@ -304,16 +304,16 @@ async def test_a_look_hides_again_on_every_hand_opened_while_it_was_shown(fake: 
         answer = await fake.click(world.alice, board, button(board, "Discard the J♠").custom_id)
         for label in ("Look at a card", "bob's cards", "card 1"):
             answer = await fake.click(world.alice, board, button(answer.message, label).custom_id)
-        assert "bob's card 1 is the **7♥**" in answer.message.content, answer.message.content
+        assert "bob's card 1 is the **7♥**" in answer.message.text, answer.message.text
         opened = await my_hand(fake, world.alice, lobby)
         slash = await settled(fake, await fake.slash(world.alice, thread, "table board"))
-        assert slash.ephemeral and "7♥" in slash.message.content
+        assert slash.ephemeral and "7♥" in slash.message.text
         boards = [board.id, opened.id, slash.message.id]
-        await fake.wait_for(lambda: not any("7♥" in fake.message(b).content for b in boards), timeout=5,
+        await fake.wait_for(lambda: not any("7♥" in fake.message(b).text for b in boards), timeout=5,
                             what="the Jack's look to be hidden on all three hands")
         await fake.wait_for(lambda: not bot.tables.boards.fading, timeout=2, what="the replaced hands to be let go")
         for user in (world.bob, world.carol):
-            texts = [m.content for m in fake.messages(thread, visible_to=user)]
+            texts = [m.text for m in fake.messages(thread, visible_to=user)]
             assert not any(face in text for text in texts for face in faces), f"{user.name} never sees it"
 
 
@@ -335,11 +335,11 @@ async def test_a_wrong_jump_in_shows_the_card_and_costs_two_penalty_cards(fake: 
         assert not result.failed
         hand = table.engine.hands[alice]
         assert hand[0] is None and len(hand) == 6 and table.engine.discard[-1] == "5S"
-        answer = fake.message(board.id).content
+        answer = fake.message(board.id).text
         assert "Your cards: 2:🂠 3:🂠 4:🂠 5:🂠 6:🂠" in answer, "the penalty cards lie face down in new positions"
         assert not any(playing_card(c) in answer for c in hand[4:]), "unseen, even by Alice"
-        await fake.wait_for(lambda: "alice draws 2 penalty cards" in fake.message(lobby.id).content, timeout=5)
-        public = fake.message(lobby.id).content
+        await fake.wait_for(lambda: "alice draws 2 penalty cards" in fake.message(lobby.id).text, timeout=5)
+        public = fake.message(lobby.id).text
         assert "alice jumps in with alice's card 1: 5♠ — wrong." in public
         assert "alice** — 2:🂠 3:🂠 4:🂠 5:🂠 6:🂠 (5 cards)" in public
 
@@ -359,8 +359,8 @@ async def test_a_dutch_call_gives_everyone_else_one_last_turn(fake: FakeDiscord,
         assert table.engine.view(None)["turn"] == pid(table, world.alice)
         await press(fake, world.bob, lobby, "Call Dutch")
         await fake.wait_for(lambda: "called **Dutch** — last turns: alice (now), carol."
-                            in fake.message(lobby.id).content, timeout=5)
-        await fake.wait_for(lambda: any("bob calls Dutch! Last turns: alice, carol." in m.content
+                            in fake.message(lobby.id).text, timeout=5)
+        await fake.wait_for(lambda: any("bob calls Dutch! Last turns: alice, carol." in m.text
                                         for m in fake.messages(thread)), timeout=5, what="the call's notice")
         bob_board = await my_hand(fake, world.bob, lobby)
         assert not any(b.label in ("Call Dutch", "Draw") for b in bob_board.buttons)
@@ -371,7 +371,7 @@ async def test_a_dutch_call_gives_everyone_else_one_last_turn(fake: FakeDiscord,
                 await press(fake, user, lobby, "Skip the power")
             if user is world.alice:
                 await fake.wait_for(lambda: "called **Dutch** — last turns: carol (now)."
-                                    in fake.message(lobby.id).content, timeout=5)
+                                    in fake.message(lobby.id).text, timeout=5)
         assert table.engine.view(None)["due_to_end"]
         bob_board = await my_hand(fake, world.bob, lobby)
         assert "Draw" not in [b.label for b in bob_board.buttons], "the caller gets no last turn"
@@ -382,8 +382,8 @@ async def test_a_dutch_call_gives_everyone_else_one_last_turn(fake: FakeDiscord,
         draws = [p for p, a in (await stored_log(bot, table))["actions"] if a["type"] == "draw"]
         assert pid(table, world.bob) not in draws
         await fake.wait_for(lambda: "Round 1 is over** (everyone had their last turn)"
-                            in fake.message(lobby.id).content, timeout=5)
-        public = fake.message(lobby.id).content
+                            in fake.message(lobby.id).text, timeout=5)
+        public = fake.message(lobby.id).text
         caller = "🔔 called Dutch and is lowest" if detail["outcome"] == "outright" else "undercut penalty +15"
         assert caller in public and "Next round" in [b.label for b in fake.message(lobby.id).buttons]
 
@@ -466,7 +466,7 @@ async def test_a_timeout_plays_the_whole_turn_and_two_missed_turns_seat_a_bot(fa
         await fake.wait_for(lambda: table.seat_of_player(bob).is_bot, timeout=5, what="a bot in Bob's seat")
         types = [a["type"] for p, a in (await stored_log(bot, table))["actions"][count:] if p == bob]
         assert types.count("draw") == 2, f"the bot came after Bob's second whole turn: {types}"
-        await fake.wait_for(lambda: any("A bot took over bob's seat (timed out too often)" in (m.content or "")
+        await fake.wait_for(lambda: any("A bot took over bob's seat (timed out too often)" in (m.text or "")
                                         for m in fake.messages(thread)), timeout=5, what="the notice")
         memory = table.bots[bob].memory
         kept = [i for i in (0, 1) if table.engine.hands[bob][i] == looked[i]]  # (unless the bot jumped in since)
@@ -492,18 +492,18 @@ async def test_the_jump_in_grace_counts_down_and_holds_the_next_draw_back(fake: 
             await press(fake, world.alice, lobby, "Skip the power")
         discarded_at = fake.now_ms()
         countdown = re.compile(r"the next draw waits until <t:(\d+):R>")
-        await fake.wait_for(lambda: countdown.search(fake.message(lobby.id).content), timeout=5,
+        await fake.wait_for(lambda: countdown.search(fake.message(lobby.id).text), timeout=5,
                             what="the countdown on the table")
-        ends = int(countdown.search(fake.message(lobby.id).content).group(1))  # type: ignore[union-attr]
+        ends = int(countdown.search(fake.message(lobby.id).text).group(1))  # type: ignore[union-attr]
         assert abs(ends * 1000 - (discarded_at + 2000)) <= 2000, "Discord's relative timestamp of the draw"
         board = await my_hand(fake, world.bob, lobby)
-        assert countdown.search(board.content), "the hand shows the countdown too"
+        assert countdown.search(board.text), "the hand shows the countdown too"
         assert any(b.label.startswith("Jump in: my card") for b in board.buttons), "jump-ins during the grace"
         count = table.engine.action_count
         early = await fake.click(world.bob, board, button(board, "Draw").custom_id)
         assert not early.failed and early.ephemeral
-        assert "Refused" not in early.message.content and "not yet" not in early.message.content
-        assert "⏳ Draw: made as soon as it is allowed, 2 s after the last discard" in early.message.content
+        assert "Refused" not in early.message.text and "not yet" not in early.message.text
+        assert "⏳ Draw: made as soon as it is allowed, 2 s after the last discard" in early.message.text
         assert table.engine.action_count == count and table.engine.view(None)["step"] == "draw", "held back"
         await fake.wait_for(lambda: table.engine.view(None)["step"] == "decide", timeout=10,
                             what="the held draw to be made when the grace is over, with no second click")
@@ -548,9 +548,9 @@ async def test_new_command_offers_every_engine_option_and_they_reach_the_table(f
                                                     *(c for h in engine.hands.values() for c in h if c)]), "no Jokers"
         aggressive = {"variant": "aggressive", "jokers": True, "jump_in_grace_seconds": 0}
         result = await settled(fake, await fake.slash(world.carol, world.channel, "dutch new", options=aggressive))
-        assert "(aggressive)" in result.content and bot.tables.tables[2].options["variant"] == "aggressive"
+        assert "(aggressive)" in result.text and bot.tables.tables[2].options["variant"] == "aggressive"
         rules = await fake.slash(world.alice, world.channel, "rules", options={"game": "dutch"})
-        assert "/dutch new" in rules.content and "Open my hand" in rules.content
+        assert "/dutch new" in rules.text and "Open my hand" in rules.text
 
 
 # ---------------------------------------------------------------------------------------------- leaks
@@ -663,7 +663,7 @@ class LeakWatch:
         found = [s for s in self.shadows.values() if s.table.thread_id == msg.channel_id]
         if len(found) == 1:
             return found[0]
-        named = TABLE_RE.search(msg.content or "")
+        named = TABLE_RE.search(msg.text or "")
         if named is not None and int(named.group(1)) in self.shadows:
             return self.shadows[int(named.group(1))]
         return self.shadows[max(self.shadows)] if self.shadows else None
@@ -678,7 +678,7 @@ class LeakWatch:
         if not self.shadows:
             return
         for msg in list(self.fake._messages.values()):
-            mark = (msg.content or "", id(msg.components))
+            mark = (msg.text or "", id(msg.components))
             if self.checked.get(msg.id) == mark:
                 continue
             self.checked[msg.id] = mark
@@ -687,11 +687,11 @@ class LeakWatch:
             for cid in ids:
                 if set(re.split(r"[:._-]", cid)) & CARD_IDS:
                     self.problems.append(f"custom id {cid!r} names a card")
-            faces = FACE_RE.findall(msg.content or "")
+            faces = FACE_RE.findall(msg.text or "")
             shadow = self.shadow_of(msg)
             if not faces or shadow is None:
                 continue
-            found = ROUND_RE.search(msg.content or "")
+            found = ROUND_RE.search(msg.text or "")
             round_ = int(found.group(1)) if found else shadow.round
             users = [u for u in self.users if not msg.ephemeral or u.id == msg.visible_to]
             for user in users:
@@ -702,7 +702,7 @@ class LeakWatch:
                     if not _face_ids(face) & allowed:
                         self.problems.append(f"{user.name} ({viewer or 'spectator'}) sees {face!r} in round {round_}, "
                                              f"never shown to them: message {msg.id} (table "
-                                             f"#{shadow.table.id}):\n{msg.content}")
+                                             f"#{shadow.table.id}):\n{msg.text}")
 
     def log_problems(self) -> list[str]:
         out = []

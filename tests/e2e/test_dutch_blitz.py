@@ -23,7 +23,7 @@ _SHIFT_TURN = itertools.count()
 
 async def open_blitz(fake: FakeDiscord, world: World, **options):
     result = await settled(fake, await fake.slash(world.alice, world.channel, "dutch-blitz new", options=options))
-    assert result.ephemeral and "is open" in result.content, result.content
+    assert result.ephemeral and "is open" in result.text, result.text
     thread = fake.threads(world.channel)[-1]
     return thread, fake.last_message(thread)
 
@@ -74,7 +74,7 @@ async def play_one_move(fake: FakeDiscord, user, lobby, *, build_posts: bool = F
         # a contested play is answered after its race window: wait for the board's redraw
         await fake.wait_for(lambda b=board, n=edits: len(fake.edits(via="interaction", message=b.id)) > n,
                             timeout=5, what="the board to be redrawn")
-        if "fresh board" not in fake.message(board.id).content:
+        if "fresh board" not in fake.message(board.id).text:
             return kind
     return "stale"
 
@@ -106,11 +106,11 @@ async def test_human_and_bot_play_a_hand_to_the_blitz(fake: FakeDiscord, world: 
             await fake.wait_for(lambda: table.engine.view(None)["phase"] == "play", timeout=5, what="a new hand")
         view = table.engine.view(None)
         assert view["phase"] == "between" and view["hand_endings"][-1]["reason"] == "blitz"
-        await fake.wait_for(lambda: "Blitz!" in fake.message(lobby.id).content
+        await fake.wait_for(lambda: "Blitz!" in fake.message(lobby.id).text
                             and "Ready" in [b.label for b in fake.message(lobby.id).buttons], timeout=5,
                             what="the hand summary with Ready")
         late = (await fake.click(world.alice, lobby, "Open my board")).message
-        assert "is over" in late.content and card_buttons(late) == []
+        assert "is over" in late.text and card_buttons(late) == []
         hand = view["hand"]
         ready = await fake.click(world.alice, lobby, "Ready")
         assert not ready.failed
@@ -163,12 +163,12 @@ async def test_race_goes_to_the_earlier_discord_timestamp(fake: FakeDiscord, wor
                                        wait=False)
         await fake.wait_for_response(bob_click)
         await fake.wait_for_response(alice_click)
-        await fake.wait_for(lambda: "ms" in fake.message(bob_board.id).content, timeout=5, what="bob's board")
+        await fake.wait_for(lambda: "ms" in fake.message(bob_board.id).text, timeout=5, what="bob's board")
         top = table.engine.view(None)["dutch_piles"][0]["top"]
         assert top["id"] == "0R5", "Alice's red 5 is on the pile"
         assert table.engine.view(None)["seats"][1]["blitz_top"]["id"] == "1R5", "Bob's red 5 stayed home"
-        bob_text = fake.message(bob_board.id).content
-        alice_text = fake.message(alice_board.id).content
+        bob_text = fake.message(bob_board.id).text
+        alice_text = fake.message(alice_board.id).text
         assert "alice got there first by 40 ms" in bob_text
         assert "ahead of bob by 40 ms" in alice_text
         assert not bob_click.failed and not alice_click.failed
@@ -197,7 +197,7 @@ async def test_board_drawn_before_a_play_is_judged_against_the_table_now(fake: F
         blitz = next(b for b in card_buttons(old) if b.label.startswith("Blitz"))
         result = await fake.click(world.bob, old, blitz.custom_id)
         assert not result.failed and table.engine.action_count == count
-        redrawn = fake.message(bob_board.id).content
+        redrawn = fake.message(bob_board.id).text
         assert "🟥 R5" in redrawn, "the board shows the pile as it is now"
         assert "fits no Dutch pile" in redrawn or "Selected: Blitz" in redrawn  # at most a Post pile is left
         flip = next(b for b in fake.message(bob_other.id).buttons if b.label.startswith("Flip"))
@@ -212,7 +212,7 @@ async def test_non_player_cannot_open_a_board(fake: FakeDiscord, world: World, t
         await fake.click(world.bob, lobby, "Join")
         await fake.click(world.alice, lobby, "Start")
         refused = await fake.click(world.carol, lobby, "Open my board")
-        assert refused.ephemeral and "not playing" in refused.content
+        assert refused.ephemeral and "not playing" in refused.text
 
 
 async def test_restart_mid_hand_keeps_every_accepted_play(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
@@ -270,7 +270,7 @@ async def test_a_refusal_on_a_table_left_to_replay_later_arrives_when_discord_is
         click = await fake.click(world.carol, lobby, "Open my board")
         assert click.response_type == 6
         await fake.wait_for(lambda: click.followups, timeout=5, what="the refusal as a follow-up")
-        assert click.followups[0].ephemeral and "not playing" in click.followups[0].content
+        assert click.followups[0].ephemeral and "not playing" in click.followups[0].text
 
 
 async def test_a_slash_command_in_a_table_left_to_replay_later_is_answered_when_the_database_fails(
@@ -291,11 +291,11 @@ async def test_a_slash_command_in_a_table_left_to_replay_later_is_answered_when_
 
         monkeypatch.setattr(storage, "action_log", failing_once)
         first = await settled(fake, await fake.slash(world.bob, thread, "table board"))
-        assert first.ephemeral and "went wrong" in first.content
+        assert first.ephemeral and "went wrong" in first.text
         table = again.tables.tables[1]
         assert table.engine is None and again.tables.awaits_replay(1)
         second = await settled(fake, await fake.slash(world.bob, thread, "table board"))
-        assert second.ephemeral and any(b.label.startswith("Flip") for b in second.message.buttons), second.content
+        assert second.ephemeral and any(b.label.startswith("Flip") for b in second.message.buttons), second.text
         assert table.engine is not None and table.engine.action_count == 3
 
 
@@ -315,11 +315,11 @@ async def test_after_an_update_a_table_left_to_replay_later_answers_its_first_cl
         assert click.response_type == 6, "deferred at once, before the replay"
         await fake.wait_for(lambda: click.followups, timeout=5, what="the board as a follow-up")
         board = click.followups[0]
-        assert board.ephemeral and any(b.label.startswith("Flip") for b in board.buttons), board.content
+        assert board.ephemeral and any(b.label.startswith("Flip") for b in board.buttons), board.text
         assert table.engine is not None and table.engine.action_count == count
         assert {p: table.engine.view(p) for p in [*table.engine.players, None]} == before
         slash = await settled(fake, await fake.slash(world.bob, thread, "table board"))
-        assert slash.ephemeral and any(b.label.startswith("Flip") for b in slash.message.buttons), slash.content
+        assert slash.ephemeral and any(b.label.startswith("Flip") for b in slash.message.buttons), slash.text
         assert await play_one_move(fake, world.alice, lobby) in ("dutch", "flip", "shift")
         assert table.engine.action_count == count + 1
 
@@ -375,7 +375,7 @@ async def test_one_person_and_three_bots_play_a_whole_game(fake: FakeDiscord, wo
             if time.monotonic() * 1000 - since > 2500 and table.engine.view(None)["phase"] == "play":
                 await fake.click(world.alice, lobby, "End hand (host)")  # a stuck hand: the host ends it
         assert table.engine.is_over
-        await fake.wait_for(lambda: "Final standings" in fake.message(lobby.id).content, timeout=5)
+        await fake.wait_for(lambda: "Final standings" in fake.message(lobby.id).text, timeout=5)
         result = table.engine.result()
         assert max(result.scores.values()) >= 75
         assert table.engine.view(None)["hand"] > 1, "a game to 75 takes several hands"
@@ -393,16 +393,16 @@ async def test_host_ends_a_stuck_hand_only_after_the_wait(fake: FakeDiscord, wor
         await fake.wait_for(lambda: "End hand (host)" in [b.label for b in fake.message(lobby.id).buttons],
                             timeout=5, what="the End hand button")
         not_host = await fake.click(world.bob, lobby, "End hand (host)")
-        assert not_host.ephemeral and "Only the host" in not_host.content
+        assert not_host.ephemeral and "Only the host" in not_host.text
         early = await fake.click(world.alice, lobby, "End hand (host)")
-        assert not early.failed and early.ephemeral and "not yet" not in early.content
+        assert not early.failed and early.ephemeral and "not yet" not in early.text
         assert "⏳ End hand: made as soon as it is allowed, 1 s after the last card went onto a Dutch pile" \
-            in early.content, early.content
+            in early.text, early.text
         await fake.wait_for(lambda: table.engine.view(None)["phase"] == "between", timeout=10,
                             what="the held End hand to be made when the wait is over")
         view = table.engine.view(None)
         assert view["hand_endings"][-1]["reason"] != "blitz"
-        await fake.wait_for(lambda: "The hand was ended" in fake.message(lobby.id).content, timeout=5)
+        await fake.wait_for(lambda: "The hand was ended" in fake.message(lobby.id).text, timeout=5)
 
 
 async def test_card_goes_to_an_equivalent_pile_nobody_is_racing_for(fake: FakeDiscord, world: World,
@@ -460,11 +460,11 @@ async def test_host_picks_a_bots_strength_and_the_table_its_speed(fake: FakeDisc
         menu = next(s for s in lobby.selects if s.custom_id.startswith("parlor:botpick:"))
         assert menu.options == (("Easy", "easy"), ("Normal", "normal"), ("Hard", "hard"))
         refused = await fake.select(world.bob, lobby, menu.custom_id, ["easy"])
-        assert refused.ephemeral and "Only the host" in refused.content
+        assert refused.ephemeral and "Only the host" in refused.text
         await fake.select(world.alice, lobby, menu.custom_id, ["easy"])
         table = bot.tables.tables[1]
         assert [(s.bot_name, s.name) for s in table.seats if s.is_bot] == [("easy", "Bot 1 (easy)")]
-        assert "Bot 1 (easy)" in fake.message(lobby.id).content
+        assert "Bot 1 (easy)" in fake.message(lobby.id).text
         assert table.settings["bot_speed"] == "fast" and bot_speed_factor(table.settings) == 0.6
         assert (await bot.storage.game(1)).settings["bot_speed"] == "fast"  # kept across a restart
         await fake.click(world.alice, lobby, "Cancel")
@@ -478,7 +478,7 @@ async def test_hand_end_posts_a_notice_and_how_to_play_answers_privately(fake: F
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
         thread, lobby = await open_blitz(fake, world, stuck_seconds=1)
         how = await fake.click(world.carol, lobby, "How to play")
-        assert how.ephemeral and "Open my board" in how.content and "Dutch pile" in how.content
+        assert how.ephemeral and "Open my board" in how.text and "Dutch pile" in how.text
         await fake.click(world.bob, lobby, "Join")
         await fake.click(world.alice, lobby, "Start")
         table = bot.tables.tables[1]
@@ -488,5 +488,5 @@ async def test_hand_end_posts_a_notice_and_how_to_play_answers_privately(fake: F
         assert table.engine.view(None)["phase"] == "between"
         await fake.wait_for(lambda: len(fake.messages(thread)) > before, timeout=5, what="the hand-end notice")
         notice = fake.messages(thread)[-1]
-        assert notice.id != lobby.id and "Hand 1 ends" in notice.content and "Totals" in notice.content
-        assert "alice" in notice.content and "<@" not in notice.content
+        assert notice.id != lobby.id and "Hand 1 ends" in notice.text and "Totals" in notice.text
+        assert "alice" in notice.text and "<@" not in notice.text

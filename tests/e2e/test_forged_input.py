@@ -47,8 +47,8 @@ async def test_a_forged_option_value_is_refused_privately_naming_the_option_and_
         result = await settled(fake, await fake.slash(organizer, world.channel, command, options=options,
                                                       forged=True))
         assert not seen_alone(result, organizer, command)
-        assert all(word in result.content for word in named), result.content
-        assert "went wrong" not in result.content
+        assert all(word in result.text for word in named), result.text
+        assert "went wrong" not in result.text
         assert not bot.tables.tables and not fake.threads(world.channel)
         assert await bot.storage.tournaments() == []
     assert not [r for r in caplog.records if r.levelname == "ERROR"], [r.getMessage() for r in caplog.records]

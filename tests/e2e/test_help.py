@@ -25,8 +25,8 @@ def command_paths(fake: FakeDiscord) -> set[str]:
 async def test_help_and_games_name_only_what_exists(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
     """Every `/command` in /help and /games is registered; every **button** in /help is one a table shows."""
     async with parlor(fake, tmp_path / "p.db", cog_extensions()) as bot:
-        help_text = (await fake.slash(world.alice, world.channel, "help")).content
-        games_text = (await fake.slash(world.alice, world.channel, "games")).content
+        help_text = (await fake.slash(world.alice, world.channel, "help")).text
+        games_text = (await fake.slash(world.alice, world.channel, "games")).text
         known = command_paths(fake)
         named = {m.strip() for m in COMMANDS.findall(help_text + games_text)}
         assert named, "the answers name commands"
@@ -37,7 +37,7 @@ async def test_help_and_games_name_only_what_exists(fake: FakeDiscord, world: Wo
         labels: set[str] = set()
         for kind in bot.tables.uis:
             result = await settled(fake, await fake.slash(world.alice, world.channel, f"{kind} new"))
-            assert "is open" in result.content
+            assert "is open" in result.text
             lobby = fake.last_message(fake.threads(world.channel)[-1])
             labels |= {b.label for b in lobby.buttons}
             await fake.click(world.alice, lobby, "Add bot")

@@ -33,7 +33,7 @@ async def test_an_idle_person_is_warned_then_a_bot_takes_the_seat(fake: FakeDisc
             await fake.click(world.alice, board, flip.custom_id)
             await asyncio.sleep(0.1)
         assert bob.is_bot and not alice.is_bot
-        texts = [m.content for m in fake.messages(thread)]
+        texts = [m.text for m in fake.messages(thread)]
         assert any(f"<@{world.bob.id}> ⏰" in t for t in texts), "Bob was warned first"
         assert any("A bot took over bob's seat (idle)" in t for t in texts)
 
@@ -57,7 +57,7 @@ async def test_a_lobby_nobody_starts_expires(fake: FakeDiscord, world: World, tm
         thread, lobby = await open_table(fake, world)
         await fake.wait_for(lambda: 1 not in bot.tables.tables, timeout=5, what="the lobby to expire")
         assert (await bot.storage.game(1)).status == "cancelled"
-        await fake.wait_for(lambda: "expired" in fake.message(lobby.id).content, timeout=5)
+        await fake.wait_for(lambda: "expired" in fake.message(lobby.id).text, timeout=5)
         assert fake.message(lobby.id).buttons == []
 
 
@@ -86,7 +86,7 @@ async def test_a_person_whose_seat_a_bot_took_for_idling_takes_it_back_by_openin
         bob = table.seat_of_user(world.bob.id)
         carol = table.seat_of_user(world.carol.id)
         removed = await fake.slash(world.alice, thread, "table kick", options={"user": world.carol})
-        assert "carol was removed" in removed.content
+        assert "carol was removed" in removed.text
         for _ in range(100):  # Alice keeps flipping; Bob idles until a bot has his seat
             if bob.is_bot:
                 break
@@ -96,10 +96,10 @@ async def test_a_person_whose_seat_a_bot_took_for_idling_takes_it_back_by_openin
             await asyncio.sleep(0.05)
         assert bob.is_bot and bob.away == (world.bob.id, "bob")
         back = await fake.click(world.bob, lobby, "Open my board")
-        assert not back.failed and back.ephemeral and "not playing" not in back.content, back.content
+        assert not back.failed and back.ephemeral and "not playing" not in back.text, back.text
         assert not bob.is_bot and bob.user_id == world.bob.id and bob.name == "bob"
         assert bob.player_id not in table.bots, "the bot left the seat"
-        await fake.wait_for(lambda: any("bob is back in their seat" in m.content for m in fake.messages(thread)),
+        await fake.wait_for(lambda: any("bob is back in their seat" in m.text for m in fake.messages(thread)),
                             timeout=5, what="the notice that Bob is back")
         refused = await fake.click(world.carol, lobby, "Open my board")
-        assert refused.ephemeral and "not playing" in refused.content and carol.is_bot
+        assert refused.ephemeral and "not playing" in refused.text and carol.is_bot

@@ -43,7 +43,7 @@ def choices(msg: FakeMessage) -> list[tuple[str, str, Any]]:
 async def learn(fake: FakeDiscord, world: World, bot: Any, kind: str) -> tuple[Any, Any]:
     """``/learn game:<kind>`` by Alice: the answer, and the practice table."""
     result = await settled(fake, await fake.slash(world.alice, world.channel, "learn", options={"game": kind}))
-    assert result.ephemeral and "practice table" in result.content, result.content
+    assert result.ephemeral and "practice table" in result.text, result.text
     thread = fake.threads(world.channel)[-1]
     table = bot.tables.table_in(thread.id)
     assert table is not None and table.kind == kind
@@ -67,7 +67,7 @@ async def play(fake: FakeDiscord, bot: Any, table: Any, user: FakeUser, rng: ran
                                                                   and seen["bot"]):
             break
         board = fake.message(board.id)
-        text = board.content or ""
+        text = board.text or ""
         seen["coach"] |= "🎓 **Coach**" in text
         seen["options"] |= "**You may now:**" in text
         seen["bot"] |= any(line.startswith("🤖 ") and bot_name in line for line in text.splitlines())
@@ -130,7 +130,7 @@ async def test_a_practice_game_ends_unrated_and_out_of_history(fake: FakeDiscord
         assert await bot.storage.finished_games() == []
         assert await bot.storage.ratings(world.guild.id, "blitz") == []
         history = await settled(fake, await fake.slash(world.alice, world.channel, "history"))
-        assert "no finished games here yet" in history.content, history.content
+        assert "no finished games here yet" in history.text, history.text
 
 
 @pytest.mark.parametrize("kind", ["blitz", "dutch-blitz"])
@@ -144,7 +144,7 @@ async def test_a_practice_table_left_alone_ends_by_itself(fake: FakeDiscord, wor
         await fake.wait_for(lambda: table.status == "cancelled", timeout=30, what="the idle practice table to end")
         assert all(s.is_bot for s in table.seats)
         assert bot.tables.table_in(thread.id) is None
-        await fake.wait_for(lambda: "ended itself" in (fake.message(table.message_id).content or ""), timeout=10,
+        await fake.wait_for(lambda: "ended itself" in (fake.message(table.message_id).text or ""), timeout=10,
                             what="the table message saying it ended")
 
 
@@ -160,10 +160,10 @@ async def test_learn_refuses_privately_where_no_private_thread_can_be_opened(
         assert [c.value for c in command.parameters[0].choices] == sorted(GAMES)
         refused = await settled(fake, await fake.slash(world.alice, closed, "learn", options={"game": "dutch"}))
         assert not seen_alone(refused, world.alice, "/learn without threads")
-        assert "private thread" in refused.content, refused.content
+        assert "private thread" in refused.text, refused.text
         assert not bot.tables.tables and not fake.threads(closed) and not fake.messages(closed)
         thread, _table = await learn(fake, world, bot, "blitz")
         inside = await settled(fake, await fake.slash(world.alice, thread, "learn", options={"game": "dutch"}))
         assert not seen_alone(inside, world.alice, "/learn in a thread")
-        assert "private thread" in inside.content, inside.content
+        assert "private thread" in inside.text, inside.text
         assert len(bot.tables.tables) == 1

@@ -51,20 +51,20 @@ async def test_an_open_board_follows_the_table_without_a_click(fake: FakeDiscord
 
         table.bump = bump_and_record  # observes every change
         board = (await fake.click(world.alice, lobby, "Open my board")).message
-        first = board.content
+        first = board.text
         seen.add(piles_line(ui.board(table, alice).text))
 
         def shows_piles_the_table_had() -> bool:
-            lines = [x for x in fake.message(board.id).content.splitlines() if x.startswith("Dutch piles:")]
+            lines = [x for x in fake.message(board.id).text.splitlines() if x.startswith("Dutch piles:")]
             return bool(lines) and "none yet" not in lines[0] and lines[0] in seen
 
         try:
             await fake.wait_for(shows_piles_the_table_had, timeout=15, what="Alice's board to show the bot's plays")
         except TimeoutError as exc:  # say why: a board that stopped, or a bot that found no play
             tasks = [(t.get_name(), t.done()) for t in table.tasks]
-            raise AssertionError(f"{exc}\nboard: {fake.message(board.id).content!r}\n"
+            raise AssertionError(f"{exc}\nboard: {fake.message(board.id).text!r}\n"
                                  f"table: {ui.board(table, alice).text!r}\ntasks (name, done): {tasks}") from exc
-        assert fake.message(board.id).content != first
+        assert fake.message(board.id).text != first
         assert fake.edits(via="interaction", message=board.id), "through Alice's interaction token"
         assert fake.message(board.id).visible_to == world.alice.id, "still Alice's ephemeral message"
 
@@ -84,11 +84,11 @@ async def test_a_refreshed_board_keeps_the_last_clicks_note(fake: FakeDiscord, w
         for n in (1, 2):
             table.private_notes.setdefault(seat.player_id, []).append(PrivateNote(f"🔒 note {n}", None))
             table.bump()
-            await fake.wait_for(lambda n=n: f"note {n}" in fake.message(board.id).content, timeout=10,
+            await fake.wait_for(lambda n=n: f"note {n}" in fake.message(board.id).text, timeout=10,
                                 what=f"the refresh with note {n}")
         assert len(fake.edits(via="interaction", message=board.id)) > edits + 1, "two refreshes after the click"
         assert bot.tables.boards.of(table)[seat.player_id].interaction is not None
-        assert "Your Blitz pile" in fake.message(board.id).content
+        assert "Your Blitz pile" in fake.message(board.id).text
 
 
 async def test_a_board_near_its_tokens_end_says_so_then_stops(fake: FakeDiscord, world: World,
@@ -100,9 +100,9 @@ async def test_a_board_near_its_tokens_end_says_so_then_stops(fake: FakeDiscord,
         bot.tables.bot_delay_scale = 0.05
         thread, lobby, table = await start_with_a_bot(fake, world, bot)
         board = (await fake.click(world.alice, lobby, "Open my board")).message
-        await fake.wait_for(lambda: "stops updating" in fake.message(board.id).content, timeout=3,
+        await fake.wait_for(lambda: "stops updating" in fake.message(board.id).text, timeout=3,
                             what="the warning")
-        await fake.wait_for(lambda: "no longer updates" in fake.message(board.id).content, timeout=3,
+        await fake.wait_for(lambda: "no longer updates" in fake.message(board.id).text, timeout=3,
                             what="the last word")
         await fake.wait_for(lambda: table.seats[0].player_id not in bot.tables.boards.of(table), timeout=2,
                             what="the board to be forgotten before its token dies")
@@ -129,7 +129,7 @@ async def test_a_dismissed_board_is_forgotten(fake: FakeDiscord, world: World, t
         await fake.wait_for(lambda: table.seats[0].player_id not in bot.tables.boards.of(table), timeout=10,
                             what="the dismissed board to be dropped")
         again = (await fake.click(world.alice, lobby, "Open my board")).message
-        assert "Your Blitz pile" in again.content
+        assert "Your Blitz pile" in again.text
         assert table.seats[0].player_id in bot.tables.boards.of(table)
 
 
@@ -143,7 +143,7 @@ async def test_no_board_is_kept_for_a_spectator_or_after_the_seat_goes_to_a_bot(
         await fake.click(world.alice, lobby, "Start")
         table = bot.tables.tables[1]
         refused = await fake.click(world.carol, lobby, "Open my board")
-        assert "not playing" in refused.content
+        assert "not playing" in refused.text
         await fake.click(world.bob, lobby, "Open my board")
         bob = table.seat_of_user(world.bob.id).player_id
         assert bob in bot.tables.boards.of(table)
@@ -228,7 +228,7 @@ async def test_a_move_that_leaves_a_board_as_it_was_sends_it_no_edit(fake: FakeD
         flip = next(b for b in board.buttons if b.label.startswith("Flip"))
         assert f":v{table.version}:" not in flip.custom_id, "the button was drawn at an older version"
         answer = await fake.click(world.bob, board, flip.custom_id)
-        assert not answer.failed and "moved on" not in answer.message.content
+        assert not answer.failed and "moved on" not in answer.message.text
         after = table.engine.view(bob)["seats"][1]
         assert (after["hand_count"], after["wood_count"]) != (before["hand_count"], before["wood_count"])
 

@@ -53,22 +53,22 @@ async def test_tournament_create_is_for_manage_server_manage_events_or_the_organ
         for user in (world.alice, regular):
             refused = await fake.slash(user, world.channel, "tournament create",
                                        options={"name": f"By {user.name}", "game": "high-card", "format": "swiss"})
-            assert refused.ephemeral and "Manage Server or Manage Events" in refused.content, refused.content
+            assert refused.ephemeral and "Manage Server or Manage Events" in refused.text, refused.text
         assert await bot.storage.tournaments(guild_id=world.guild.id) == []
         service = bot.get_cog("TournamentsCog").service
         created = []
         for user in (server_manager, events_manager, organizer):
             answer = await fake.slash(user, world.channel, "tournament create",
                                       options={"name": f"Cup of {user.name}", "game": "high-card", "format": "swiss"})
-            assert not answer.failed and not answer.ephemeral, answer.content
-            assert f"Cup of {user.name}" in answer.message.content
+            assert not answer.failed and not answer.ephemeral, answer.text
+            assert f"Cup of {user.name}" in answer.message.text
             created.append(user)
         for tid, user in enumerate(created, start=1):
             t = await service.tournament(tid)
             assert t.name == f"Cup of {user.name}" and t.organizer_id == user.id and t.guild_id == world.guild.id
         assert [t.name for t in await bot.storage.tournaments(guild_id=world.guild.id)] == \
             [f"Cup of {u.name}" for u in created]
-        assert not any("By alice" in m.content or "By reg" in m.content for m in fake.messages(world.channel))
+        assert not any("By alice" in m.text or "By reg" in m.text for m in fake.messages(world.channel))
 
 
 def _names(text: str) -> list[str]:
@@ -90,7 +90,7 @@ async def test_tournament_standings_pages_with_previous_and_next_buttons(
         for user in players:
             assert not (await fake.click(user, message, "Register")).failed
         started = await settled(fake, await fake.slash(organizer, world.channel, "tournament start"))
-        assert "has started" in started.content, started.content
+        assert "has started" in started.text, started.text
         service = bot.get_cog("TournamentsCog").service
         s = await service.load(1)
         order = [s.names[r.player] for r in service.standings(s)]
@@ -98,15 +98,15 @@ async def test_tournament_standings_pages_with_previous_and_next_buttons(
 
         shown = await fake.slash(world.alice, world.channel, "tournament standings")
         page = shown.message
-        assert "Page 1 of 2" in page.content and _names(page.content) == order[:20]
+        assert "Page 1 of 2" in page.text and _names(page.text) == order[:20]
         assert page.button("◀ Previous").disabled and not page.button("Next ▶").disabled
         assert not (await fake.click(world.bob, page, "Next ▶")).failed
         page = fake.message(page.id)
-        assert "Page 2 of 2" in page.content and _names(page.content) == order[20:]
+        assert "Page 2 of 2" in page.text and _names(page.text) == order[20:]
         assert page.button("Next ▶").disabled and not page.button("◀ Previous").disabled
         assert not (await fake.click(world.bob, page, "◀ Previous")).failed
         page = fake.message(page.id)
-        assert "Page 1 of 2" in page.content and _names(page.content) == order[:20]
+        assert "Page 1 of 2" in page.text and _names(page.text) == order[:20]
 
 
 async def test_stats_and_history_link_to_the_games_thread(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
@@ -124,11 +124,11 @@ async def test_stats_and_history_link_to_the_games_thread(fake: FakeDiscord, wor
             await asyncio.sleep(0.05)
         link = f"https://discord.com/channels/{world.guild.id}/{thread.id}"
         stats = await fake.slash(world.alice, world.channel, "stats")
-        assert stats.ephemeral and "#1" in stats.content
-        line = next(x for x in stats.content.splitlines() if "#1" in x)
+        assert stats.ephemeral and "#1" in stats.text
+        line = next(x for x in stats.text.splitlines() if "#1" in x)
         assert line.endswith(f"— {link}"), line
         history = await fake.slash(world.bob, world.channel, "history", options={"user": world.alice})
-        line = next(x for x in history.content.splitlines() if "#1" in x)
+        line = next(x for x in history.text.splitlines() if "#1" in x)
         assert history.ephemeral and line.endswith(f"— {link}"), line
 
 
@@ -141,10 +141,10 @@ async def test_table_end_by_a_member_with_only_manage_threads(fake: FakeDiscord,
         await fake.click(world.bob, lobby, "Join")
         await fake.click(world.alice, lobby, "Start")
         refused = await fake.slash(world.carol, world.channel, "table end", options={"id": 1})
-        assert refused.ephemeral and "Only the host" in refused.content, refused.content
+        assert refused.ephemeral and "Only the host" in refused.text, refused.text
         assert bot.tables.tables[1].status == "running"
         ended = await fake.slash(tess, world.channel, "table end", options={"id": 1})
-        assert "was ended" in ended.content, ended.content
+        assert "was ended" in ended.text, ended.text
         assert 1 not in bot.tables.tables
-        await fake.wait_for(lambda: "ended by tess" in fake.messages(thread)[0].content, timeout=5,
+        await fake.wait_for(lambda: "ended by tess" in fake.messages(thread)[0].text, timeout=5,
                             what="the ended mark")

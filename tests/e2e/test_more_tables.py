@@ -92,14 +92,14 @@ async def test_a_long_battle_is_shortened_by_the_ui_within_discords_limit(fake: 
         seen: list[str] = []
 
         def fully_told() -> bool:
-            content = fake.message(lobby.id).content
+            content = fake.message(lobby.id).text
             if not seen or seen[-1] != content:
                 seen.append(content)
             return re.search(r"takes the \d+ cards of battle 1\.", content) is not None
 
         await fake.wait_for(fully_told, timeout=15, what="the long battle to be told")
         await asyncio.sleep(0.3)  # a last redraw, should one be on its way
-        final = fake.message(lobby.id).content
+        final = fake.message(lobby.id).text
         assert len(final) <= 2000, len(final)
         assert "lines left out" not in final, "the UI shortens its story; the service's fitting is not needed"
         assert "**Battle 1**: alice " in final and " ⚔️ " in final, "the battle's first step stays"
@@ -122,7 +122,7 @@ async def test_a_war_won_by_an_a_bomb_is_titled_so(fake: FakeDiscord, world: Wor
         final = await told(fake, lobby, "Final standings")
         assert "**Final standings** (won by A-Bomb)" in final, final
         assert "1. alice — 54 cards" in final and "bob — 0 cards" in final, final
-        await fake.wait_for(lambda: any(m.content.startswith("🏁") and "by A-Bomb" in m.content
+        await fake.wait_for(lambda: any(m.text.startswith("🏁") and "by A-Bomb" in m.text
                                         for m in fake.messages(thread)), timeout=5, what="the war's end notice")
 
 
@@ -142,7 +142,7 @@ async def test_napoleon_and_the_clock_left_unanswered_are_turned_by_the_turn_tim
                  ("2S 3H 4H 5H 6H 7H 8H 9H KH QH JH AS", "10D", "clock", [1, 3, 4, 5, 6, 7, 8, 9, 11, 12])],
                 start=1):
             stage(table, mine, theirs)
-            warnings = sum("⏰" in m.content for m in fake.messages(thread))
+            warnings = sum("⏰" in m.text for m in fake.messages(thread))
             await press(fake, world.alice, lobby, "Battle!")
             await press(fake, world.bob, lobby, "Battle!")
             assert table.engine.pending is not None and table.engine.pending["kind"] == kind
@@ -155,7 +155,7 @@ async def test_napoleon_and_the_clock_left_unanswered_are_turned_by_the_turn_tim
             last = (await stored_log(bot, table))["actions"][-1]
             assert last[0] == alice and last[1]["type"] == "turn" and last[1]["position"] in options
             assert str(last[1]["position"]) in turned.group(1), "the table tells the card the timer turned"
-            assert sum("⏰" in m.content and f"<@{world.alice.id}>" in m.content
+            assert sum("⏰" in m.text and f"<@{world.alice.id}>" in m.text
                        for m in fake.messages(thread)) > warnings, "alice was warned first"
             assert labels_on(await board_of(fake, world.alice, lobby)) == ["Battle!"]
             assert table.seats[0].bot_name is None, "still alice's seat"
@@ -187,19 +187,19 @@ async def test_the_dutch_table_shows_the_running_totals_after_a_round_is_scored(
                 assert not (await fake.click(world.alice, board, buttons[0].custom_id)).failed
         else:
             raise AssertionError("round 2 was never dealt")
-        notice = next(m.content for m in fake.messages(thread) if m.content.startswith("**Round 1 is over**"))
+        notice = next(m.text for m in fake.messages(thread) if m.text.startswith("**Round 1 is over**"))
         totals = dict(re.findall(r"^• (.+?): .* → total (-?\d+)$", notice, re.M))
         names = [table.display_name(s.player_id) for s in table.seats]
         assert sorted(totals) == sorted(names), notice
         assert any(int(t) != 0 for t in totals.values()), "a scored round moves someone's total"
 
         def shows_totals() -> bool:
-            content = fake.message(lobby.id).content
+            content = fake.message(lobby.id).text
             return "round 2" in content and all(
                 re.search(rf"\*\*{re.escape(n)}\*\*.* · total {totals[n]}$", content, re.M) for n in names)
 
         await fake.wait_for(shows_totals, timeout=5, what="the table to show the running totals")
-        content = fake.message(lobby.id).content
+        content = fake.message(lobby.id).text
         assert "Round 1 scored: " in content, content
 
 
@@ -262,7 +262,7 @@ async def test_busy_live_boards_meet_no_429_and_are_edited_once_per_refresh_inte
             return next((x for x in text.splitlines() if x.startswith("Dutch piles:")), "")
 
         def every_board_follows() -> bool:
-            return all(piles(fake.message(boards[u.id].id).content)
+            return all(piles(fake.message(boards[u.id].id).text)
                        == piles(ui.board(table, table.seat_of_user(u.id).player_id).text) for u in people)
 
         bot.tables.bot_delay_scale = 1000  # the bots pause after the move each has under way: the table rests

@@ -36,7 +36,7 @@ async def until(check: Callable[[], Awaitable[bool]], what: str, steps: int = 30
 def took_over(fake: FakeDiscord, thread: Any, name: str) -> list[Any]:
     """The notices (messages without buttons: the table's message shows its latest notice too) that a
     bot took over *name*'s seat."""
-    return [m for m in fake.messages(thread) if f"A bot took over {name}'s seat" in m.content and not m.components]
+    return [m for m in fake.messages(thread) if f"A bot took over {name}'s seat" in m.text and not m.components]
 
 
 async def three_at_a_table(fake: FakeDiscord, world: World) -> tuple[Any, Any]:
@@ -134,7 +134,7 @@ async def test_a_match_result_stored_before_a_stop_is_announced_once_after_the_r
         for user in users.values():
             assert not (await fake.click(user, message, "Register")).failed
         started = await settled(fake, await fake.slash(organizer, world.channel, "tournament start"))
-        assert "has started" in started.content, started.content
+        assert "has started" in started.text, started.text
         await wait_round(fake, bot, 1, 1)
         s = await bot.get_cog("TournamentsCog").service.load(1)
         [match] = [m for m in s.current.matches if len(m.players) > 1]
@@ -145,12 +145,12 @@ async def test_a_match_result_stored_before_a_stop_is_announced_once_after_the_r
         await until(lambda: _result_stored(bot), "the result stored")
         await fake.wait_for(lambda: any(r.path == route and r.status == 429 for r in fake.requests), timeout=10,
                             what="the announcement on its way")
-        assert not [m for m in fake.messages(world.channel) if "Round 1, match 1" in m.content]
+        assert not [m for m in fake.messages(world.channel) if "Round 1, match 1" in m.text]
         bot.tables.outbox.stop_grace_s = 0  # stopped as a killed process would be: nothing more goes out
     async with _parlor(fake, db) as bot:
         await until(lambda: _sent(bot, world.channel.id), "the announcements")
-        results = [m for m in fake.messages(world.channel) if "✅ Round 1, match 1" in m.content]
-        final = [m for m in fake.messages(world.channel) if "Final standings" in m.content]
+        results = [m for m in fake.messages(world.channel) if "✅ Round 1, match 1" in m.text]
+        final = [m for m in fake.messages(world.channel) if "Final standings" in m.text]
         assert len(results) == 1 and len(final) == 1 and results[0].id < final[0].id
 
 

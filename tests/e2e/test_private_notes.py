@@ -29,11 +29,11 @@ async def test_a_peek_is_shown_to_its_player_only_and_hidden_again_after_its_tim
         dealt = table.private_notes[alice][0].text
         assert dealt.startswith("You were dealt")
         board = (await fake.click(world.alice, lobby, "Open my hand")).message
-        assert dealt in board.content, "the player sees the peek"
-        await fake.wait_for(lambda: dealt not in fake.message(board.id).content, timeout=3,
+        assert dealt in board.text, "the player sees the peek"
+        await fake.wait_for(lambda: dealt not in fake.message(board.id).text, timeout=3,
                             what="the peek to be hidden again")
         assert fake.edits(via="interaction", message=board.id), "by editing the player's own ephemeral board"
-        seen_by_bob = [m.content for m in fake.messages(thread, visible_to=world.bob)]
+        seen_by_bob = [m.text for m in fake.messages(thread, visible_to=world.bob)]
         assert not any(dealt in text for text in seen_by_bob), "nobody else ever sees it"
         again = (await fake.click(world.alice, lobby, "Open my hand")).message
-        assert dealt not in again.content, "a fresh board does not show it either"
+        assert dealt not in again.text, "a fresh board does not show it either"

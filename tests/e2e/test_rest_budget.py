@@ -15,7 +15,7 @@ TABLES = 30
 
 async def open_busy_table(fake: FakeDiscord, user, channel) -> None:
     result = await settled(fake, await fake.slash(user, channel, "dutch-blitz new", options={"bot_speed": "fast"}))
-    assert "is open" in result.content, result.content
+    assert "is open" in result.text, result.text
     lobby = fake.last_message(fake.threads(channel)[-1])
     for _ in range(3):
         await fake.click(user, lobby, "Add bot")
@@ -39,10 +39,10 @@ async def test_a_burst_of_openings_and_a_restart_of_many_tables_meet_no_global_4
         assert sum(t.status == "running" for t in bot.tables.tables.values()) == TABLES, "all restored"
         boards = await asyncio.gather(*(fake.click(u, fake.messages(fake.threads(c)[-1])[0], "Open my board")
                                         for u, c in people))
-        unanswered = [b.content for b in boards if b.failed or not b.ephemeral or b.message is None
-                      or "not playing" in b.content or "not running" in b.content]
+        unanswered = [b.text for b in boards if b.failed or not b.ephemeral or b.message is None
+                      or "not playing" in b.text or "not running" in b.text]
         assert not unanswered, f"every restored table answers with a board: {unanswered}"
-        await fake.wait_for(lambda: all("Restored" in fake.message(t.message_id).content
+        await fake.wait_for(lambda: all("Restored" in fake.message(t.message_id).text
                                         for t in bot.tables.tables.values() if t.message_id), timeout=20,
                             what="every restored table to be redrawn")
     assert not [r for r in fake.interactions if r.failed], "every click was answered"

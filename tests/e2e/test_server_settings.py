@@ -23,7 +23,7 @@ SETTINGS_COGS = [*COGS, "cogs.games", "cogs.settings"]
 async def open_game(fake: FakeDiscord, world: World, user, kind: str, **options: object):
     """*user* opens a *kind* table with *options*: its thread and lobby message."""
     result = await settled(fake, await fake.slash(user, world.channel, f"{kind} new", options=options))
-    assert result.ephemeral and "is open" in result.content, result.content
+    assert result.ephemeral and "is open" in result.text, result.text
     thread = fake.threads(world.channel)[-1]
     return thread, fake.last_message(thread)
 
@@ -46,18 +46,18 @@ async def test_only_a_manager_changes_the_settings_and_others_are_refused_privat
             await fake.slash(world.alice, world.channel, "settings set", options={"key": "bot_speed", "value": "fast"})
         fake.enforce_command_permissions = False  # the server let every member use /settings
         shown = await fake.slash(world.alice, world.channel, "settings show")
-        assert not seen_alone(shown, world.alice, "/settings show") and "bot_speed" in shown.content
+        assert not seen_alone(shown, world.alice, "/settings show") and "bot_speed" in shown.text
         for command, options in (("settings set", {"key": "bot_speed", "value": "fast"}),
                                  ("settings option", {"game": "dutch", "option": "target", "value": "30"}),
                                  ("settings reset", {"key": "all"})):
             refused = await fake.slash(world.alice, world.channel, command, options=options)
             assert not seen_alone(refused, world.alice, command)
-            assert "Manage Server" in refused.content, refused.content
+            assert "Manage Server" in refused.text, refused.text
         assert await bot.storage.guild_settings(world.guild.id) == {}, "nothing stored"
         speeds = await fake.autocomplete(manager, world.channel, "settings set", "value", "", key="bot_speed")
         assert [c["value"] for c in speeds.choices] == ["slow", "relaxed", "normal", "fast"]
         done = await fake.slash(manager, world.channel, "settings set", options={"key": "bot_speed", "value": "fast"})
-        assert done.ephemeral and "now **fast**" in done.content, done.content
+        assert done.ephemeral and "now **fast**" in done.text, done.text
         assert bot.tables.server.of(world.guild.id).bot_speed == "fast"
         resettable = await fake.autocomplete(manager, world.channel, "settings reset", "key", "")
         assert [c["value"] for c in resettable.choices] == ["bot_speed", "all"]
@@ -76,17 +76,17 @@ async def test_a_game_option_set_for_the_server_is_in_a_new_tables_lobby_and_the
         assert [c["value"] for c in values.choices] == ["passive", "aggressive"]
         done = await fake.slash(manager, world.channel, "settings option",
                                 options={"game": "dutch", "option": "target", "value": "30"})
-        assert done.ephemeral and "target" in done.content and "**30**" in done.content, done.content
+        assert done.ephemeral and "target" in done.text and "**30**" in done.text, done.text
         await fake.slash(manager, world.channel, "settings set", options={"key": "bot_speed", "value": "fast"})
         _, lobby = await open_game(fake, world, world.alice, "dutch")
-        assert "target 30" in lobby.content, lobby.content
+        assert "target 30" in lobby.text, lobby.text
         alices = bot.tables.tables[1]
         assert alices.options["target"] == 30 and alices.settings["bot_speed"] == "fast"
         _, lobby = await open_game(fake, world, world.bob, "dutch", target=60, bot_speed="normal")
-        assert "target 60" in lobby.content, lobby.content
+        assert "target 60" in lobby.text, lobby.text
         assert bot.tables.tables[2].options["target"] == 60 and bot.tables.tables[2].settings["bot_speed"] == "normal"
         _, lobby = await open_game(fake, world, world.carol, "blitz")
-        assert "target" not in lobby.content and bot.tables.tables[3].options == {}
+        assert "target" not in lobby.text and bot.tables.tables[3].options == {}
 
 
 async def test_turn_times_set_for_the_server_are_what_its_tables_run_on(
@@ -97,14 +97,14 @@ async def test_turn_times_set_for_the_server_are_what_its_tables_run_on(
     async with parlor(fake, tmp_path / "p.db", SETTINGS_COGS, timer_scale=0.1) as bot:
         for key, value in (("turn_timeout_seconds", "20"), ("turn_warning_seconds", "7")):
             done = await fake.slash(manager, world.channel, "settings set", options={"key": key, "value": value})
-            assert done.ephemeral and f"now **{value}**" in done.content, done.content
+            assert done.ephemeral and f"now **{value}**" in done.text, done.text
         assert bot.tables.server.tables(world.guild.id).turn_timeout_seconds == 20
         thread, lobby = await open_game(fake, world, world.alice, "blitz")
         await fake.click(world.bob, lobby, "Join")
         await fake.click(world.alice, lobby, "Start")
-        await fake.wait_for(lambda: any("⏰" in (m.content or "") for m in fake.messages(thread)), timeout=10,
+        await fake.wait_for(lambda: any("⏰" in (m.text or "") for m in fake.messages(thread)), timeout=10,
                             what="a turn warning")
-        warnings = [m.content for m in fake.messages(thread) if "⏰" in (m.content or "")]
+        warnings = [m.text for m in fake.messages(thread) if "⏰" in (m.text or "")]
         assert all("⏰ 7 s left" in w for w in warnings), warnings
 
 
@@ -121,14 +121,14 @@ async def test_a_moderator_role_set_for_the_server_moderates_and_a_reset_returns
     async with parlor(fake, tmp_path / "p.db", SETTINGS_COGS, tables=config) as bot:
         async def ends(mod, table_id: int) -> bool:
             answer = await fake.slash(mod, world.channel, "table end", options={"id": table_id})
-            assert answer.ephemeral or "was ended" in answer.content, answer.content
-            return "was ended" in answer.content
+            assert answer.ephemeral or "was ended" in answer.text, answer.text
+            return "was ended" in answer.text
 
         await running_table(fake, world)
         assert not await ends(mod_b, 1)
         added = await fake.slash(manager, world.channel, "settings role",
                                  options={"list": "moderator_roles", "role": role_b, "action": "add"})
-        assert added.ephemeral and f"<@&{role_a}> <@&{role_b}>" in added.content, added.content
+        assert added.ephemeral and f"<@&{role_a}> <@&{role_b}>" in added.text, added.text
         assert not added.message.pings, "naming the roles pings nobody"
         assert await ends(mod_b, 1)
         await running_table(fake, world)
@@ -136,7 +136,7 @@ async def test_a_moderator_role_set_for_the_server_moderates_and_a_reset_returns
                          options={"list": "moderator_roles", "role": role_a, "action": "remove"})
         assert not await ends(mod_a, 2)
         reset = await fake.slash(manager, world.channel, "settings reset", options={"key": "moderator_roles"})
-        assert reset.ephemeral and "follows the bot's config" in reset.content, reset.content
+        assert reset.ephemeral and "follows the bot's config" in reset.text, reset.text
         assert bot.tables.server.moderator_role_ids(world.guild.id) == (role_a,)
         assert not await ends(mod_b, 2)
         assert await ends(mod_a, 2)
@@ -174,11 +174,11 @@ async def test_bad_values_are_refused_naming_the_setting_and_nothing_is_stored(
         for command, options, expected in cases:
             refused = await fake.slash(manager, world.channel, command, options=options)
             assert not seen_alone(refused, manager, f"{command} {options}")
-            assert refused.content.startswith("Not changed") and expected in refused.content, (options, refused.content)
+            assert refused.text.startswith("Not changed") and expected in refused.text, (options, refused.text)
         assert await bot.storage.guild_settings(world.guild.id) == before, "nothing stored"
         forged = await fake.slash(manager, world.channel, "settings set", options={"key": "secret", "value": "1"},
                                   forged=True)
-        assert forged.ephemeral and "`secret` is not one" in forged.content, forged.content
+        assert forged.ephemeral and "`secret` is not one" in forged.text, forged.text
         assert bot.tables.server.of(world.guild.id).pace == "auto"
 
 
@@ -194,13 +194,13 @@ async def test_server_settings_survive_a_restart(fake: FakeDiscord, world: World
                          options={"game": "dutch", "option": "jokers", "value": "off"})
     async with parlor(fake, db, SETTINGS_COGS) as again:
         shown = await fake.slash(manager, world.channel, "settings show")
-        assert "`bot_strength`: **easy** ✎" in shown.content and "`pings`: **off** ✎" in shown.content
-        assert "`idle_seconds`: **120** ✎" in shown.content and "dutch: jokers=off" in shown.content
-        assert "`turn_timeout_seconds`: **60** —" in shown.content, "not set: the config's"
+        assert "`bot_strength`: **easy** ✎" in shown.text and "`pings`: **off** ✎" in shown.text
+        assert "`idle_seconds`: **120** ✎" in shown.text and "dutch: jokers=off" in shown.text
+        assert "`turn_timeout_seconds`: **60** —" in shown.text, "not set: the config's"
         assert again.tables.server.bot_strength(world.guild.id) == "easy"
         assert again.tables.server.tables(world.guild.id).idle_seconds == 120
         _, lobby = await open_game(fake, world, world.alice, "dutch")
-        assert "jokers off" in lobby.content and again.tables.tables[1].options["jokers"] is False
+        assert "jokers off" in lobby.text and again.tables.tables[1].options["jokers"] is False
 
 
 async def test_an_organizer_role_set_for_the_server_creates_tournaments(
@@ -213,9 +213,9 @@ async def test_an_organizer_role_set_for_the_server_creates_tournaments(
     async with parlor(fake, tmp_path / "p.db", [*COGS, "cogs.tournaments", "cogs.settings"]) as bot:
         create = {"name": "Cup", "game": "high-card", "format": "swiss"}
         refused = await fake.slash(organizer, world.channel, "tournament create", options=create)
-        assert refused.ephemeral and "Manage Server or Manage Events" in refused.content, refused.content
+        assert refused.ephemeral and "Manage Server or Manage Events" in refused.text, refused.text
         await fake.slash(manager, world.channel, "settings role",
                          options={"list": "organizer_roles", "role": role, "action": "add"})
         created = await fake.slash(organizer, world.channel, "tournament create", options=create)
-        assert not created.failed and not created.ephemeral, created.content
+        assert not created.failed and not created.ephemeral, created.text
         assert [t.organizer_id for t in await bot.storage.tournaments(guild_id=world.guild.id)] == [organizer.id]

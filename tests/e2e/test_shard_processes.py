@@ -56,7 +56,7 @@ async def test_two_shard_processes_over_one_postgresql_serve_only_their_guilds_a
     async def open_and_start(n: int) -> tuple[object, object]:
         alice, bob = people[n].values()
         result = await settled(fake, await fake.slash(alice, channels[n], "high-card new", options={"tricks": 10}))
-        assert "is open" in result.content, result.content
+        assert "is open" in result.text, result.text
         lobby = fake.messages(fake.threads(channels[n])[-1])[0]
         await fake.click(bob, lobby, "Join")
         await fake.click(alice, lobby, "Start")
@@ -84,7 +84,7 @@ async def test_two_shard_processes_over_one_postgresql_serve_only_their_guilds_a
         assert list(one.tables.tables) == [table1.id], "its own table back, and only its own"
         back = one.tables.tables[table1.id]
         assert back.engine is not None and back.engine.action_count == stored1
-        await fake.wait_for(lambda: "Restored" in fake.message(lobby1.id).content, timeout=5,
+        await fake.wait_for(lambda: "Restored" in fake.message(lobby1.id).text, timeout=5,
                             what="shard 1's table redrawn after the restart")
         await play_one(fake, back, lobby1, people[1])
         await play_one(fake, table0, lobby0, people[0])

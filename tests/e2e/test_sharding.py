@@ -25,7 +25,7 @@ async def test_two_shards_in_one_process_serve_a_table(fake: FakeDiscord, world:
             await client.tree.sync()
             assert fake.identify_count == 2
             result = await settled(fake, await fake.slash(world.alice, world.channel, "high-card new"))
-            assert "is open" in result.content
+            assert "is open" in result.text
 
 
 async def test_restore_takes_only_this_processs_shards(tmp_path: Path) -> None:

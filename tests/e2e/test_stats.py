@@ -40,12 +40,12 @@ async def test_a_finished_game_is_rated_and_shows_in_stats_history_and_its_log(f
         expected = {f"u{world.alice.id}", f"u{world.bob.id}"} if decided else set()
         assert {r.player for r in ratings} == expected
         stats = await fake.slash(world.alice, world.channel, "stats")
-        assert stats.ephemeral and "Games 1" in stats.content
-        assert ("high-card rating" in stats.content) == decided
+        assert stats.ephemeral and "Games 1" in stats.text
+        assert ("high-card rating" in stats.text) == decided
         history = await fake.slash(world.alice, world.channel, "history", options={"user": world.bob})
-        assert history.ephemeral and f"<@{world.alice.id}>" in history.content and "#1" in history.content
+        assert history.ephemeral and f"<@{world.alice.id}>" in history.text and "#1" in history.text
         told = await fake.slash(world.alice, thread, "table log")
-        assert told.ephemeral and told.message.attachments, told.content
+        assert told.ephemeral and told.message.attachments, told.text
         text = told.message.files["table-1.txt"].decode()
         played = [e.data["card"]["label"] for e in table.engine.setup_events if e.type == "played"]
         log = await stored_log(bot, table)
@@ -73,19 +73,19 @@ async def test_leaderboard_pages_with_buttons(fake: FakeDiscord, world: World, t
                 await cog.ratings.record_game(game)
         board = await fake.slash(world.alice, world.channel, "leaderboard", options={"game": "blitz"})
         first = board.message
-        assert not board.ephemeral and "Page 1 of 2" in first.content
-        assert places(first.content) == list(range(1, 11))
+        assert not board.ephemeral and "Page 1 of 2" in first.text
+        assert places(first.text) == list(range(1, 11))
         winners = {f"<@{p.id}>" for p in players[0::2]}
-        top = [line for line in first.content.splitlines() if line.startswith(("1.", "2.", "3."))]
+        top = [line for line in first.text.splitlines() if line.startswith(("1.", "2.", "3."))]
         assert all(any(w in line for w in winners) for line in top), "the players who won every game lead"
         await fake.click(world.bob, first, "Next ▶")
         page2 = fake.message(first.id)
-        assert "Page 2 of 2" in page2.content and places(page2.content) == [11, 12]
+        assert "Page 2 of 2" in page2.text and places(page2.text) == [11, 12]
         await fake.click(world.bob, page2, "◀ Previous")
-        assert "Page 1 of 2" in fake.message(first.id).content
+        assert "Page 1 of 2" in fake.message(first.id).text
         month = await fake.slash(world.alice, world.channel, "leaderboard",
                                  options={"game": "blitz", "period": "30d"})
-        assert "the last 30 days" in month.message.content and "Page 1 of 2" in month.message.content
+        assert "the last 30 days" in month.message.text and "Page 1 of 2" in month.message.text
 
 
 async def test_rating_bots_is_for_managers_and_rebuilds(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
@@ -101,5 +101,5 @@ async def test_rating_bots_is_for_managers_and_rebuilds(fake: FakeDiscord, world
         await bot.storage.save_result(game, {"scores": {}, "ranks": {f"u{world.alice.id}": 1, "bot1": 2},
                                              "winners": [f"u{world.alice.id}"], "detail": {}})
         answer = await fake.slash(manager, world.channel, "ratings bots", options={"rated": True})
-        assert answer.ephemeral and "now rated" in answer.content and "1 rated game" in answer.content
+        assert answer.ephemeral and "now rated" in answer.text and "1 rated game" in answer.text
         assert [r.player for r in await bot.storage.ratings(world.guild.id, "high-card")] == [f"u{world.alice.id}"]

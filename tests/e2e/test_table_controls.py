@@ -21,14 +21,14 @@ async def test_turn_timer_warns_then_moves_then_seats_a_bot(fake: FakeDiscord, w
         await fake.click(world.alice, lobby, "Start")
         table = bot.tables.tables[1]
         await fake.wait_for(lambda: table.status == "cancelled", timeout=20, what="the table to end itself")
-        texts = [m.content for m in fake.messages(thread)]
+        texts = [m.text for m in fake.messages(thread)]
         assert any("⏰" in t and f"<@{world.alice.id}>" in t or f"<@{world.bob.id}>" in t for t in texts)
         assert any("A bot took over" in t for t in texts)
         assert all(s.is_bot for s in table.seats), "both silent players were replaced after two timeouts"
         actions = await bot.storage.actions(1)
         assert len(actions) >= 4 and all(a.discord_ts_ms is not None for a in actions)
         assert (await bot.storage.game(1)).status == "cancelled"
-        await fake.wait_for(lambda: "no players were left" in fake.message(lobby.id).content, timeout=5)
+        await fake.wait_for(lambda: "no players were left" in fake.message(lobby.id).text, timeout=5)
 
 
 async def test_a_stale_timer_never_fires_on_a_new_turn(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
@@ -57,8 +57,8 @@ async def test_host_kicks_a_player_from_the_lobby(fake: FakeDiscord, world: Worl
     thread, lobby = await open_table(fake, world)
     await fake.click(world.bob, lobby, "Join")
     result = await fake.slash(world.alice, thread, "table kick", options={"user": world.bob})
-    assert "was removed" in result.content
-    await fake.wait_for(lambda: "bob" not in fake.message(lobby.id).content, timeout=5, what="the lobby redraw")
+    assert "was removed" in result.text
+    await fake.wait_for(lambda: "bob" not in fake.message(lobby.id).text, timeout=5, what="the lobby redraw")
 
 
 async def test_only_the_host_may_kick(fake: FakeDiscord, world: World, bot) -> None:
@@ -66,7 +66,7 @@ async def test_only_the_host_may_kick(fake: FakeDiscord, world: World, bot) -> N
     thread, lobby = await open_table(fake, world)
     await fake.click(world.bob, lobby, "Join")
     result = await fake.slash(world.bob, thread, "table kick", options={"user": world.alice})
-    assert result.ephemeral and "Only the host" in result.content
+    assert result.ephemeral and "Only the host" in result.text
 
 
 async def test_kicked_player_in_a_running_game_is_replaced_by_a_bot(fake: FakeDiscord, world: World, bot) -> None:
@@ -75,7 +75,7 @@ async def test_kicked_player_in_a_running_game_is_replaced_by_a_bot(fake: FakeDi
     await fake.click(world.bob, lobby, "Join")
     await fake.click(world.alice, lobby, "Start")
     result = await fake.slash(world.alice, thread, "table kick", options={"user": world.bob})
-    assert "a bot plays their seat" in result.content
+    assert "a bot plays their seat" in result.text
     table = bot.tables.tables[1]
     assert table.seat_of_player(f"u{world.bob.id}").is_bot
 
@@ -85,9 +85,9 @@ async def test_host_hands_over_and_the_new_host_can_start(fake: FakeDiscord, wor
     thread, lobby = await open_table(fake, world)
     await fake.click(world.bob, lobby, "Join")
     result = await fake.slash(world.alice, thread, "table host", options={"user": world.bob})
-    assert "now the host" in result.content
+    assert "now the host" in result.text
     refused = await fake.click(world.alice, lobby, "Start")
-    assert refused.ephemeral and "Only the host" in refused.content
+    assert refused.ephemeral and "Only the host" in refused.text
     started = await fake.click(world.bob, lobby, "Start")
     assert not started.failed and not started.ephemeral
 
@@ -115,17 +115,17 @@ async def test_rematch_gathers_the_players_and_the_host_deals(fake: FakeDiscord,
         await fake.click(user, board, board.buttons[0].custom_id)
     await fake.wait_for(lambda: "Rematch" in [b.label for b in fake.message(lobby.id).buttons], timeout=5)
     opened = await fake.click(world.bob, lobby, "Rematch")
-    assert not opened.failed and not opened.ephemeral and "Waiting for players" in opened.content
+    assert not opened.failed and not opened.ephemeral and "Waiting for players" in opened.text
     new = bot.tables.tables[2]
     assert new.status == "lobby" and new.host_id == world.alice.id and new.options == {"tricks": 1}
     assert [s.user_id for s in new.seats] == [world.bob.id, None], "Bob and the bot"
     joined = await fake.click(world.alice, lobby, "Rematch")
-    assert joined.ephemeral and "You are in the rematch (table #2)" in joined.content
+    assert joined.ephemeral and "You are in the rematch (table #2)" in joined.text
     again = await fake.click(world.alice, lobby, "Rematch")
-    assert again.ephemeral and "already in the rematch" in again.content
+    assert again.ephemeral and "already in the rematch" in again.text
     assert sorted(s.user_id for s in new.seats if s.user_id) == sorted([world.alice.id, world.bob.id])
     refused = await fake.click(world.bob, opened.message, "Start")
-    assert refused.ephemeral and "Only the host" in refused.content
+    assert refused.ephemeral and "Only the host" in refused.text
     started = await fake.click(world.alice, opened.message, "Start")
     assert not started.failed and new.status == "running"
 
@@ -165,7 +165,7 @@ async def test_leaving_a_running_game_hands_the_seat_to_a_bot(fake: FakeDiscord,
     await fake.click(world.bob, lobby, "Join")
     await fake.click(world.alice, lobby, "Start")
     left = await fake.click(world.bob, lobby, "Leave game")
-    assert left.ephemeral and "a bot plays your seat" in left.content
+    assert left.ephemeral and "a bot plays your seat" in left.text
     table = bot.tables.tables[1]
     assert table.seat_of_player(f"u{world.bob.id}").is_bot
 
@@ -178,10 +178,10 @@ async def test_rules_summarises_each_game_and_its_options(fake: FakeDiscord, wor
 
     for kind, engine in REGISTRY.items():
         result = await fake.slash(world.alice, world.channel, "rules", options={"game": kind})
-        assert result.ephemeral and engine.title in result.content
-        assert len(result.content) > 300, "a real summary, not just the title"
+        assert result.ephemeral and engine.title in result.text
+        assert len(result.text) > 300, "a real summary, not just the title"
         for f in dataclasses.fields(engine.Options):
-            assert f"`{f.name}`" in result.content
+            assert f"`{f.name}`" in result.text
 
 
 async def test_table_end_stops_the_game_and_marks_the_message(fake: FakeDiscord, world: World, bot) -> None:
@@ -190,11 +190,11 @@ async def test_table_end_stops_the_game_and_marks_the_message(fake: FakeDiscord,
     await fake.click(world.bob, lobby, "Join")
     await fake.click(world.alice, lobby, "Start")
     result = await fake.slash(world.alice, thread, "table end")
-    assert "was ended" in result.content
+    assert "was ended" in result.text
     # The message is marked after the command is answered (docs/tables.md, "Who may do what").
-    await fake.wait_for(lambda: "ended by alice" in fake.message(lobby.id).content, timeout=5, what="the mark")
+    await fake.wait_for(lambda: "ended by alice" in fake.message(lobby.id).text, timeout=5, what="the mark")
     message = fake.message(lobby.id)
-    assert message.buttons == [] and "ended by alice" in message.content
+    assert message.buttons == [] and "ended by alice" in message.text
     assert 1 not in bot.tables.tables
     assert (await bot.storage.game(1)).status == "cancelled"
 
@@ -214,7 +214,7 @@ async def test_a_player_who_left_can_join_the_rematch(fake: FakeDiscord, world: 
     new = bot.tables.tables[2]
     assert [s.user_id for s in new.seats] == [world.alice.id], "no bot took Bob's place in the rematch"
     joined = await fake.click(world.bob, opened.message, "Join")
-    assert not joined.failed and not joined.ephemeral, joined.content
+    assert not joined.failed and not joined.ephemeral, joined.text
     assert [s.user_id for s in new.seats] == [world.alice.id, world.bob.id]
     started = await fake.click(world.alice, opened.message, "Start")
     assert not started.failed and new.status == "running"

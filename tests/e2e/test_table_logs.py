@@ -53,7 +53,7 @@ async def test_table_lifecycle_is_logged_once_per_step(fake: FakeDiscord, world:
     async with parlor(fake, db):
         assert once(caplog, "restored") == "restored 1 table(s) after a restart"
         ended = await settled(fake, await fake.slash(world.alice, second, "table end"))
-        assert "was ended" in ended.content
+        assert "was ended" in ended.text
         assert once(caplog, "table 2 ended") == f"table 2 ended by user {world.alice.id}"
     for start in ("table 1 opened", "table 1 finished", "table 2 opened", "restored", "table 2 ended"):
         once(caplog, start)
@@ -63,7 +63,7 @@ async def test_table_lifecycle_is_logged_once_per_step(fake: FakeDiscord, world:
 async def told_log(fake: FakeDiscord, user, thread) -> str:
     """``/table log`` by *user* in *thread*: the text of the file it answers with."""
     told = await settled(fake, await fake.slash(user, thread, "table log"))
-    assert told.ephemeral and told.message.attachments, told.content
+    assert told.ephemeral and told.message.attachments, told.text
     (text,) = told.message.files.values()
     return text.decode()
 
@@ -76,7 +76,7 @@ async def test_table_log_of_a_blitzkrieg_war_names_the_players(fake: FakeDiscord
                       tables=TablesConfig(redraw_interval_ms=100, board_refresh_ms=100), timer_scale=0.02) as bot:
         result = await settled(fake, await fake.slash(world.alice, world.channel, "blitzkrieg new",
                                                       options={"max_battles": 3, "pace": "auto"}))
-        assert "is open" in result.content, result.content
+        assert "is open" in result.text, result.text
         thread = fake.threads(world.channel)[-1]
         lobby = fake.last_message(thread)
         await fake.click(world.bob, lobby, "Join")

@@ -26,7 +26,7 @@ async def test_table_end_is_refused_to_an_ordinary_member(fake: FakeDiscord, wor
     thread, lobby = await running_table(fake, world)
     for where in (thread, world.channel):
         refused = await fake.slash(world.carol, where, "table end", options={"id": 1})
-        assert refused.ephemeral and "Only the host" in refused.content
+        assert refused.ephemeral and "Only the host" in refused.text
     assert bot.tables.tables[1].status == "running"
 
 
@@ -34,7 +34,7 @@ async def test_table_end_by_the_host(fake: FakeDiscord, world: World, bot) -> No
     """The host of the table may end it."""
     thread, lobby = await running_table(fake, world)
     ended = await fake.slash(world.alice, thread, "table end")
-    assert "was ended" in ended.content and 1 not in bot.tables.tables
+    assert "was ended" in ended.text and 1 not in bot.tables.tables
 
 
 async def test_table_end_by_an_administrator(fake: FakeDiscord, world: World, bot) -> None:
@@ -42,8 +42,8 @@ async def test_table_end_by_an_administrator(fake: FakeDiscord, world: World, bo
     admin = fake.add_user("admin", guild=world.guild, administrator=True)
     await running_table(fake, world)
     ended = await fake.slash(admin, world.channel, "table end", options={"id": 1})
-    assert "was ended" in ended.content and 1 not in bot.tables.tables
-    await fake.wait_for(lambda: "ended by admin" in fake.messages(fake.threads(world.channel)[0])[0].content,
+    assert "was ended" in ended.text and 1 not in bot.tables.tables
+    await fake.wait_for(lambda: "ended by admin" in fake.messages(fake.threads(world.channel)[0])[0].text,
                         timeout=5, what="the ended mark")
 
 
@@ -55,7 +55,7 @@ async def test_table_end_by_a_moderator_role(fake: FakeDiscord, world: World, tm
                                                                    moderator_role_ids=(role,))) as bot:
         await running_table(fake, world)
         ended = await fake.slash(mod, world.channel, "table end", options={"id": 1})
-        assert "was ended" in ended.content and 1 not in bot.tables.tables
+        assert "was ended" in ended.text and 1 not in bot.tables.tables
 
 
 async def test_table_end_elsewhere_is_not_found(fake: FakeDiscord, world: World, bot) -> None:
@@ -65,7 +65,7 @@ async def test_table_end_elsewhere_is_not_found(fake: FakeDiscord, world: World,
     stranger = fake.add_user("eve", guild=other, administrator=True)
     await running_table(fake, world)
     refused = await fake.slash(stranger, channel, "table end", options={"id": 1})
-    assert refused.ephemeral and "no live table #1" in refused.content
+    assert refused.ephemeral and "no live table #1" in refused.text
     assert bot.tables.tables[1].status == "running"
 
 
@@ -77,7 +77,7 @@ async def test_host_who_leaves_a_running_game_hands_the_host_role_on(fake: FakeD
     assert table.host_id == world.bob.id
     assert (await bot.storage.game(1)).host_id == world.bob.id
     kicked = await fake.slash(world.alice, thread, "table kick", options={"user": world.bob})
-    assert kicked.ephemeral and "Only the host" in kicked.content
+    assert kicked.ephemeral and "Only the host" in kicked.text
 
 
 async def test_unseated_moderator_may_end_a_stuck_hand(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
@@ -92,7 +92,7 @@ async def test_unseated_moderator_may_end_a_stuck_hand(fake: FakeDiscord, world:
                             timeout=5, what="the End hand button")
         await asyncio.sleep(1.1)
         spectator = await fake.click(world.carol, lobby, "End hand (host)")
-        assert spectator.ephemeral and "not playing" in spectator.content
+        assert spectator.ephemeral and "not playing" in spectator.text
         ended = await fake.click(mod, lobby, "End hand (host)")
         assert not ended.failed and ended.response_type == 6  # a deferred update: the table shows it
         assert table.engine.view(None)["phase"] == "between"
@@ -110,18 +110,18 @@ async def test_deleted_table_message_is_posted_again(fake: FakeDiscord, world: W
     table = bot.tables.tables[1]
     fake.delete_message(lobby)
     board = await fake.slash(world.alice, thread, "table board")
-    assert board.ephemeral and "Your hand" in board.content and board.message.buttons
+    assert board.ephemeral and "Your hand" in board.text and board.message.buttons
     table.dirty.set()
     await fake.wait_for(lambda: table.message_id != lobby.id, timeout=5, what="the table to be posted again")
     reposted = fake.message(table.message_id)
-    assert not reposted.deleted and "High card" in reposted.content
+    assert not reposted.deleted and "High card" in reposted.text
     assert [b.label for b in reposted.buttons] == ["Open my hand", "Leave game", "How to play"]
 
 
 async def test_table_board_outside_a_table_thread_says_where(fake: FakeDiscord, world: World, bot) -> None:
     """/table board in a plain channel answers where to use it."""
     answer = await fake.slash(world.alice, world.channel, "table board")
-    assert answer.ephemeral and "thread of a running table" in answer.content
+    assert answer.ephemeral and "thread of a running table" in answer.text
 
 
 @pytest.mark.parametrize("custom_id", ["parlor:frobnicate:1", "parlor:move:1:vX:flip", "parlor:v2:move:1:flip"])
@@ -130,7 +130,7 @@ async def test_unknown_parlor_custom_id_gets_an_answer(fake: FakeDiscord, world:
     thread, lobby = await running_table(fake, world)
     message = fake.post_bot_message(thread, "an old table", buttons=[("Old", custom_id)])
     result = await fake.click(world.alice, message, custom_id)
-    assert not result.failed and result.ephemeral and "no longer valid" in result.content
+    assert not result.failed and result.ephemeral and "no longer valid" in result.text
 
 
 async def test_malformed_board_token_is_answered_not_raised(fake: FakeDiscord, world: World, tmp_path: Path,
@@ -144,7 +144,7 @@ async def test_malformed_board_token_is_answered_not_raised(fake: FakeDiscord, w
         custom_id = f"parlor:move:1:v{table.version}:c:post:x"
         message = fake.post_bot_message(thread, "a forged board", buttons=[("Forged", custom_id)])
         result = await fake.click(world.alice, message, custom_id)
-        assert not result.failed and "no longer valid" in result.content
+        assert not result.failed and "no longer valid" in result.text
         assert not [r for r in caplog.records if r.levelname == "ERROR"]
 
 
@@ -154,7 +154,7 @@ async def test_stale_slash_command_asks_for_parlor_sync(fake: FakeDiscord, world
     fake.global_commands.append({**fake.commands()[0], "name": "old-game", "id": "1234567890123",
                                  "options": [], "description": "a retired game"})
     result = await fake.slash(world.alice, world.channel, "old-game")
-    assert result.ephemeral and "parlor sync" in result.content
+    assert result.ephemeral and "parlor sync" in result.text
     stale = [r for r in caplog.records if "stale slash command" in r.getMessage()]
     assert [r.levelname for r in stale] == ["WARNING"] and stale[0].exc_info is None
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
@@ -167,8 +167,8 @@ async def test_a_stale_subcommand_is_named_whole_in_the_answer(fake: FakeDiscord
     table = next(c for c in fake.commands() if c["name"] == "table")
     table["options"].append({"type": 1, "name": "shuffle", "description": "a retired command", "options": []})
     result = await fake.slash(world.alice, world.channel, "table shuffle")
-    assert result.ephemeral and "parlor sync" in result.content
-    assert "`/table shuffle`" in result.content and "`/shuffle`" not in result.content, result.content
+    assert result.ephemeral and "parlor sync" in result.text
+    assert "`/table shuffle`" in result.text and "`/shuffle`" not in result.text, result.text
     assert [r.levelname for r in caplog.records if "stale slash command /table shuffle" in r.getMessage()] == \
         ["WARNING"]
 
@@ -191,7 +191,7 @@ async def test_pending_race_claim_is_answered_when_the_table_ends(fake: FakeDisc
         claim = await fake.click(world.alice, board, red.custom_id, wait=False)
         await fake.wait_for(lambda: claim.response_type is not None, timeout=5, what="the deferred claim")
         await fake.slash(world.alice, thread, "table end")
-        await fake.wait_for(lambda: "table was ended" in fake.message(board.id).content.lower(), timeout=5,
+        await fake.wait_for(lambda: "table was ended" in fake.message(board.id).text.lower(), timeout=5,
                             what="the claim's answer")
         assert not claim.failed
 
@@ -204,9 +204,9 @@ async def test_stored_move_is_never_answered_try_again(fake: FakeDiscord, world:
     board = (await fake.click(mover, lobby, "Open my hand")).message
     fake.inject_rate_limit("POST", r"/interactions/\d+/[^/]+/callback", retry_after=0.05, times=5)
     result = await fake.click(mover, board, board.buttons[0].custom_id)
-    await fake.wait_for(lambda: result.content is not None, timeout=5, what="an answer")
+    await fake.wait_for(lambda: result.text is not None, timeout=5, what="an answer")
     assert table.engine.action_count == 1
-    assert "was played" in result.content and "try again" not in result.content.lower()
+    assert "was played" in result.text and "try again" not in result.text.lower()
 
 
 async def test_a_seated_non_host_cannot_take_a_table_action_by_any_path(fake: FakeDiscord, world: World,
@@ -226,18 +226,18 @@ async def test_a_seated_non_host_cannot_take_a_table_action_by_any_path(fake: Fa
                             what="End hand to be legal (the hand counts as stuck)")
         end_hand = {"type": "end_hand"}
         public = await fake.click(world.bob, lobby, "End hand (host)")
-        assert public.ephemeral and "Only the host" in public.content, public.content
+        assert public.ephemeral and "Only the host" in public.text, public.text
         token = codec_for(table, bob).token(end_hand)
         forged = fake.post_bot_message(thread, "a board", buttons=[("End", f"parlor:move:1:v{table.version}:{token}")])
         board = await fake.click(world.bob, forged, f"parlor:move:1:v{table.version}:{token}")
-        assert not board.failed and "Only the host" in board.content, board.content
+        assert not board.failed and "Only the host" in board.text, board.text
         submitted = await bot.tables.submit(table, Actor(world.bob.id, "bob"), end_hand, 0)
         assert not submitted.accepted and "Only the host" in submitted.reason
         assert table.engine.view(None)["phase"] == "play", "no path ended the hand"
         await fake.wait_for(lambda: table.timers.wait_for("end_hand", now_ms()) is None, timeout=10,
                             what="the stuck rule's wait to be over")
         ended = await fake.click(world.alice, lobby, "End hand (host)")
-        assert not ended.failed and not ended.ephemeral, ended.content
+        assert not ended.failed and not ended.ephemeral, ended.text
         assert table.engine.view(None)["phase"] == "between", "the host may"
 
 

@@ -31,7 +31,7 @@ async def test_two_rematch_clicks_open_one_rematch(fake: FakeDiscord, world: Wor
     assert [t.id for t in bot.tables.tables.values() if t.status == "lobby"] == [2]
     assert [r.id for r in await bot.storage.games_with_status("lobby")] == [2]
     assert sorted(s.user_id for s in bot.tables.tables[2].seats) == sorted([world.alice.id, world.bob.id])
-    assert "You are in the rematch" in (first.content + second.content)
+    assert "You are in the rematch" in (first.text + second.text)
 
 
 async def test_a_slow_notice_does_not_block_other_clicks(fake: FakeDiscord, world: World, bot) -> None:
@@ -54,7 +54,7 @@ async def test_table_opens_even_when_discord_is_slow(fake: FakeDiscord, world: W
     fake.slow_route("POST", r"/channels/\d+/messages", 1.5, times=1)
     result = await fake.slash(world.alice, world.channel, "high-card new")
     await fake.wait_for(lambda: result.message is not None and not result.message.loading, timeout=10)
-    assert not result.failed and "is open" in result.content
+    assert not result.failed and "is open" in result.text
 
 
 async def test_table_end_only_reaches_tables_of_this_server(fake: FakeDiscord, world: World, bot) -> None:
@@ -65,7 +65,7 @@ async def test_table_end_only_reaches_tables_of_this_server(fake: FakeDiscord, w
     channel = fake.add_channel(other, "x")
     await bot.tree.sync()
     result = await settled(fake, await fake.slash(mallory, channel, "table end", id=1))
-    assert result.ephemeral and "no live table #1 in this server" in result.content
+    assert result.ephemeral and "no live table #1 in this server" in result.text
     assert 1 in bot.tables.tables
 
 
@@ -91,7 +91,7 @@ async def test_a_move_that_cannot_be_stored_is_undone(fake: FakeDiscord, world: 
         user = users[table.engine.view(None)["turn"]]
         board = (await fake.click(user, lobby, "Open my hand")).message
         await fake.click(user, board, board.buttons[0].custom_id)
-        assert "could not be saved" in fake.message(board.id).content
+        assert "could not be saved" in fake.message(board.id).text
         assert {p: table.engine.view(p) for p in [*table.engine.players, None]} == before
         board = (await fake.click(user, lobby, "Open my hand")).message
         await fake.click(user, board, board.buttons[0].custom_id)
@@ -177,7 +177,7 @@ async def test_boards_keep_working_while_bots_play_at_real_pace(fake: FakeDiscor
             await fake.click(world.alice, board, flip.custom_id)
             after = len([a for p, a in (await stored_log(bot, table))["actions"] if p == f"u{world.alice.id}"])
             applied += after - count
-            assert "fresh board" not in fake.message(board.id).content
+            assert "fresh board" not in fake.message(board.id).text
         assert applied == 3
 
 
@@ -212,7 +212,7 @@ async def test_a_click_at_risk_of_discords_3_s_is_deferred_never_failed(
         real = slow_seats(bot, monkeypatch, decision_s)
         joined = await fake.click(world.bob, lobby, "Join", created_at_ms=fake.now_ms() - late_ms)
         assert not joined.failed and joined.response_type == 6, "deferred before Discord's 3 s"
-        await fake.wait_for(lambda: "bob" in fake.message(lobby.id).content, timeout=5,
+        await fake.wait_for(lambda: "bob" in fake.message(lobby.id).text, timeout=5,
                             what="the lobby to show Bob once the seat is saved")
         monkeypatch.setattr(bot.storage, "set_seats", real)
         started = await fake.click(world.alice, lobby, "Start")
@@ -230,8 +230,8 @@ async def test_an_answer_in_flight_when_the_watchdog_wakes_is_not_deferred(fake:
         joined = await fake.click(world.bob, lobby, "Join")
         assert not joined.failed and joined.response_type == 7, "the handler's own answer, not a deferral"
         await asyncio.sleep(0.5)
-        assert "bob" in fake.message(lobby.id).content
-        shown = [m.content or "" for m in fake.messages(thread, visible_to=world.bob)]
+        assert "bob" in fake.message(lobby.id).text
+        shown = [m.text or "" for m in fake.messages(thread, visible_to=world.bob)]
         assert not [text for text in shown if "Something went wrong" in text]
 
 

@@ -67,7 +67,7 @@ def people(fake: FakeDiscord, world: World, n: int) -> list[Any]:
 
 async def create(fake: FakeDiscord, world: World, organizer: Any, **options: Any) -> Any:
     result = await fake.slash(organizer, world.channel, "tournament create", options=options)
-    assert not result.failed and not result.ephemeral, result.content
+    assert not result.failed and not result.ephemeral, result.text
     return result.message
 
 
@@ -83,7 +83,7 @@ async def show_up(fake: FakeDiscord, bot: Any, game_id: int, users: dict[str, An
     for seat in table.seats:
         if seat.player_id not in absent and seat.user_id is not None:
             opened = await fake.click(users[seat.player_id], message, "Open my hand")
-            assert opened.ephemeral and "Your hand" in opened.content
+            assert opened.ephemeral and "Your hand" in opened.text
 
 
 async def play(fake: FakeDiscord, bot: Any, game_id: int, users: dict[str, Any]) -> None:
@@ -97,7 +97,7 @@ async def play(fake: FakeDiscord, bot: Any, game_id: int, users: dict[str, Any])
         result = await fake.click(users[player], board, play_button.custom_id)
         assert not result.failed
     if table.engine is not None and table.engine.is_over:  # a match is over for good: no Rematch offered
-        await fake.wait_for(lambda: "Final standings" in fake.message(message.id).content, timeout=5)
+        await fake.wait_for(lambda: "Final standings" in fake.message(message.id).text, timeout=5)
         assert "Rematch" not in [b.label for b in fake.message(message.id).buttons]
 
 
@@ -128,27 +128,27 @@ async def test_swiss_with_check_in_no_show_drop_and_restart(fake: FakeDiscord, w
     async with _parlor(fake, db) as bot:
         refused = await fake.slash(world.alice, world.channel, "tournament create",
                                    options={"name": "Cup", "game": "high-card", "format": "swiss"})
-        assert refused.ephemeral and "Manage Server or Manage Events" in refused.content
+        assert refused.ephemeral and "Manage Server or Manage Events" in refused.text
         message = await create(fake, world, organizer, name="Spring Cup", game="high-card", format="swiss",
                                rounds=3, options="tricks=1")
         assert {"Register", "Unregister", "Check in"} <= {b.label for b in message.buttons}
         for user in players:
             answer = await fake.click(user, message, "Register")
             assert not answer.failed
-        assert "Players (8/128)" in fake.message(message.id).content and "hal" in fake.message(message.id).content
+        assert "Players (8/128)" in fake.message(message.id).text and "hal" in fake.message(message.id).text
         assert fake.message(message.id).button("Check in").disabled  # not before the check-in opens
         opened = await settled(fake, await fake.slash(organizer, world.channel, "tournament checkin"))
-        assert "open" in opened.content
+        assert "open" in opened.text
         for user in players[:7]:
             await fake.click(user, message, "Check in")
-        assert "✅ alice" in fake.message(message.id).content
+        assert "✅ alice" in fake.message(message.id).text
         started = await settled(fake, await fake.slash(organizer, world.channel, "tournament start"))
-        assert "has started" in started.content, started.content
+        assert "has started" in started.text, started.text
         tid = 1
         s = await service_of(bot).load(tid)
         assert s.t.status == "running" and len(s.active) == 7
         assert {e.name: e.status for e in s.entrants}["hal"] == "dropped"
-        assert any("Dropped for not checking in: hal" in m.content for m in fake.messages(world.channel))
+        assert any("Dropped for not checking in: hal" in m.text for m in fake.messages(world.channel))
 
         # Round 1: three tables (each in its own thread, exactly its players seated) and a bye.
         await wait_round(fake, bot, tid, 1)
@@ -168,16 +168,16 @@ async def test_swiss_with_check_in_no_show_drop_and_restart(fake: FakeDiscord, w
         s = await service_of(bot).load(tid)
         forfeit = result_from_json(s.rounds[0].matches[0].result)
         assert forfeit.forfeits == {no_show} and forfeit.points(matches[0].players[0]) == 3
-        assert any("did not show" in m.content for m in fake.messages(world.channel))
-        assert any("Standings after round 1" in m.content for m in fake.messages(world.channel))
+        assert any("did not show" in m.text for m in fake.messages(world.channel))
+        assert any("Standings after round 1" in m.text for m in fake.messages(world.channel))
 
         # Round 2: one player drops before playing; the others play.
         matches = await current_matches(bot, tid)
         dropper = matches[0].players[0]
         dropped_name = users[dropper].name
         dropped = await settled(fake, await fake.slash(users[dropper], world.channel, "tournament drop"))
-        assert "dropped" in dropped.content and dropped.ephemeral
-        await fake.wait_for(lambda: any(f"{dropped_name} is dropped from **Spring Cup**" in m.content
+        assert "dropped" in dropped.text and dropped.ephemeral
+        await fake.wait_for(lambda: any(f"{dropped_name} is dropped from **Spring Cup**" in m.text
                                         for m in fake.messages(world.channel)), timeout=5, what="the channel told")
         for m in matches[1:]:
             await show_up(fake, bot, m.game_id, users)
@@ -188,7 +188,7 @@ async def test_swiss_with_check_in_no_show_drop_and_restart(fake: FakeDiscord, w
         assert result_from_json(s.rounds[1].matches[0].result).forfeits == {dropper}
         assert all(dropper not in m.players for m in s.current.matches)
         pairings = await fake.slash(world.carol, world.channel, "tournament pairings", options={"round": 2})
-        assert "round 2 pairings" in pairings.content and "dropped and forfeits" not in pairings.content
+        assert "round 2 pairings" in pairings.text and "dropped and forfeits" not in pairings.text
 
         # Round 3: one match is played, then the bot restarts mid-round.
         matches = await current_matches(bot, tid)
@@ -212,7 +212,7 @@ async def test_swiss_with_check_in_no_show_drop_and_restart(fake: FakeDiscord, w
         assert all(m.status == "done" for r in s.rounds for m in r.matches)
         ranked = standings(sorted({p for r in s.model_rounds() for p in r.players}), s.model_rounds())
         names = s.names
-        final = next(m.content for m in reversed(fake.messages(world.channel)) if "Final standings" in m.content)
+        final = next(m.text for m in reversed(fake.messages(world.channel)) if "Final standings" in m.text)
         lines = [line for line in final.splitlines() if line[:1].isdigit()]
         assert [line.split(". ", 1)[1].split(" ")[0] for line in lines] == [names[r.player] for r in ranked]
         assert f"Winner: **{names[ranked[0].player]}**" in final or ranked[0].rank == ranked[1].rank
@@ -249,7 +249,7 @@ async def test_swiss_pods_of_a_multiplayer_game(fake: FakeDiscord, world: World,
         s = await service.load(1)
         assert s.t.status == "finished"
         shown = await fake.slash(world.alice, world.channel, "tournament standings")
-        assert "Buchholz" in shown.content and "pts" in shown.content
+        assert "Buchholz" in shown.text and "pts" in shown.text
 
 
 async def test_a_match_table_whose_messages_discord_refuses_is_ended_not_left_running(
@@ -273,7 +273,7 @@ async def test_a_match_table_whose_messages_discord_refuses_is_ended_not_left_ru
         assert s.current is not None and s.current.matches[0].status == "broken"
         assert await bot.storage.games_with_status("running") == [], "the half-open table is still running"
         assert not [t for t in bot.tables.tables.values() if t.status == "running"]
-        await fake.wait_for(lambda: any("could not be opened" in m.content for m in fake.messages(world.channel)),
+        await fake.wait_for(lambda: any("could not be opened" in m.text for m in fake.messages(world.channel)),
                             timeout=5, what="the channel told")
 
 
@@ -315,7 +315,7 @@ async def test_a_standings_page_of_a_tournament_gone_or_of_another_server_is_ans
         stale = fake.post_bot_message(there, "old standings", buttons=[("Next ▶", custom_id)])
         result = await fake.click(world.bob, stale, custom_id)
         assert not result.failed and result.ephemeral and result.message.visible_to == world.bob.id
-        assert ("no longer exists" if "999999" in custom_id else "another server") in result.content
+        assert ("no longer exists" if "999999" in custom_id else "another server") in result.text
         assert not [r for r in caplog.records if r.levelname == "ERROR"]
 
 
@@ -337,7 +337,7 @@ async def test_every_refusal_of_a_tournament_command_or_button_is_seen_by_its_me
         message = await create(fake, world, organizer, name="Cup", game="high-card", format="swiss", rounds=1,
                                options="tricks=1")
         assert not (await fake.click(world.alice, message, "Register")).failed
-        public_before = [(m.id, m.content) for m in fake.messages(world.channel)]
+        public_before = [(m.id, m.text) for m in fake.messages(world.channel)]
         tries: dict[str, dict[str, Any]] = {
             "create": {"name": "Mine", "game": "high-card", "format": "swiss"},
             "checkin": {}, "start": {}, "pause": {}, "resume": {}, "end": {}, "force": {},
@@ -361,7 +361,7 @@ async def test_every_refusal_of_a_tournament_command_or_button_is_seen_by_its_me
                                       buttons=[("Next ▶", "parlor:tstand:999999:0")])
         problems += seen_alone(await fake.click(bob, stale, "parlor:tstand:999999:0"), bob, "a standings page")
         assert not problems, "\n".join(problems)
-        public_now = [(m.id, m.content) for m in fake.messages(world.channel)]
+        public_now = [(m.id, m.text) for m in fake.messages(world.channel)]
         refusals = [m for m in public_now if m not in public_before and m[0] not in (message.id, stale.id)
                     and "Check-in for" not in m[1]]
         assert not refusals, refusals
@@ -388,7 +388,7 @@ async def test_a_name_with_mentions_and_markdown_pings_nobody_and_shows_as_writt
         (match,) = await current_matches(bot, 1)
         await show_up(fake, bot, match.game_id, users)
         await play(fake, bot, match.game_id, users)
-        await fake.wait_for(lambda: any("Final standings" in m.content for m in fake.messages(world.channel)),
+        await fake.wait_for(lambda: any("Final standings" in m.text for m in fake.messages(world.channel)),
                             timeout=10, what="the final standings")
         s = await service_of(bot).load(1)
         winner = next(r.player for r in standings(["u" + str(loud.id), "u" + str(world.carol.id)],
@@ -396,21 +396,21 @@ async def test_a_name_with_mentions_and_markdown_pings_nobody_and_shows_as_writt
         posted = [m for m in fake.messages(world.channel) if m.author.bot]
         problems: list[str] = []
         for msg in posted:
-            meant = (world.carol.id,) if "moves up from the waitlist" in msg.content else \
-                (int(winner[1:]),) if "Winner:" in msg.content else ()
+            meant = (world.carol.id,) if "moves up from the waitlist" in msg.text else \
+                (int(winner[1:]),) if "Winner:" in msg.text else ()
             problems += mention_problems(msg, user_pings=meant)
             if meant and msg.allowed_mentions is not None:  # the users allowed are named, never all of them
                 if "users" in (msg.allowed_mentions.get("parse") or []):
-                    problems.append(f"message {msg.id} allows every user mention: {msg.content[:80]!r}")
+                    problems.append(f"message {msg.id} allows every user mention: {msg.text[:80]!r}")
         assert not problems, "\n".join(problems)
-        assert any("moves up from the waitlist" in m.content and m.pings == {f"user:{world.carol.id}"}
+        assert any("moves up from the waitlist" in m.text and m.pings == {f"user:{world.carol.id}"}
                    for m in posted)
-        named = [m for m in posted if "bold" in m.content]
-        assert len(named) >= 4, [m.content for m in posted]  # the message, pairings, result, final standings
+        named = [m for m in posted if "bold" in m.text]
+        assert len(named) >= 4, [m.text for m in posted]  # the message, pairings, result, final standings
         for msg in named:
-            assert "**bold**" not in msg.content and "\\*\\*bold\\*\\*" in msg.content, msg.content
-            assert f"<@{world.alice.id}>" not in msg.content and "<@1234>" not in msg.content, msg.content
-            assert "@everyone" not in msg.content, msg.content
+            assert "**bold**" not in msg.text and "\\*\\*bold\\*\\*" in msg.text, msg.text
+            assert f"<@{world.alice.id}>" not in msg.text and "<@1234>" not in msg.text, msg.text
+            assert "@everyone" not in msg.text, msg.text
         export = await fake.slash(organizer, world.channel, "tournament export")
         (data,) = export.message.files.values()
         assert raw in data.decode(), "the CSV keeps the name as it is"

@@ -305,6 +305,26 @@ def test_the_message_check_catches_what_discord_refuses() -> None:
     assert any("26 options" in p for p in problems)
 
 
+def test_the_message_check_catches_what_discord_refuses_in_a_v2_layout() -> None:
+    """A V2 layout: content, more than 40 components (nested ones counted), more than 4,000
+    characters of text, and a crowded row inside a container are named.
+    """
+    def button(i: int) -> dict:
+        return {"type": 2, "style": 1, "label": "ok", "custom_id": f"b{i}"}
+
+    def container(*children: dict) -> list[dict]:
+        return [{"type": 17, "accent_color": 1, "components": list(children)}]
+
+    rows = [{"type": 1, "components": [button(i + 5 * r) for i in range(5)]} for r in range(6)]  # 36
+    assert message_problems(None, container(*rows, {"type": 10, "content": "x" * 4000}), v2=True) == []
+    problems = message_problems("hi", container(*rows, *[{"type": 10, "content": "x" * 1001}] * 4), v2=True)
+    assert any("content" in p for p in problems)
+    assert any("41 components" in p for p in problems)
+    assert any("4004 characters" in p for p in problems)
+    crowded = {"type": 1, "components": [button(i) for i in range(6)]}
+    assert any("6 buttons" in p for p in message_problems(None, container(crowded), v2=True))
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_hidden_card_check_catches_a_card_in_a_custom_id(kind: str) -> None:
     """A custom id naming a card the viewer has not seen (one in a hand) is caught; a card in their view is not."""

@@ -67,7 +67,23 @@ LIMITS = {
     "embed_total": 6000,
     "embed_description": 4096,
     "embed_title": 256,
+    "v2_components": 40,  # Components V2: every component, nested ones counted
+    "v2_text": 4000,  # Components V2: the characters of every TextDisplay together
 }
+
+V2_FLAG = 1 << 15
+"""IS_COMPONENTS_V2: the message is a layout (no content, no embeds)."""
+
+
+def _tree(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component of a (Components V2) tree, depth first, a section's accessory included."""
+    out: list[dict[str, Any]] = []
+    for c in components or []:
+        out.append(c)
+        out += _tree(c.get("components") or [])
+        if isinstance(c.get("accessory"), dict):
+            out += _tree([c["accessory"]])
+    return out
 
 TOKEN_RE = re.compile(r"[A-Za-z0-9:._-]{1,60}")
 """What a board or public token may look like (``bot.tables.ui.TOKEN_PATTERN``; ≤ 60 characters)."""
@@ -77,19 +93,38 @@ TOKEN_RE = re.compile(r"[A-Za-z0-9:._-]{1,60}")
 
 
 def message_problems(content: str | None, components: list[dict[str, Any]] | None,
-                     embeds: list[dict[str, Any]] | None = None, *, where: str = "") -> list[str]:
-    """Breaches of Discord's message limits in one message (its JSON as sent or as rendered)."""
+                     embeds: list[dict[str, Any]] | None = None, *, where: str = "", v2: bool = False) -> list[str]:
+    """Breaches of Discord's message limits in one message (its JSON as sent or as rendered).
+
+    With *v2* (the IS_COMPONENTS_V2 flag) the message is a layout: no content or embeds, at most 40
+    components counting nested ones, 4,000 characters of TextDisplay text, and each action row
+    anywhere in the tree checked as a classic one (5 buttons or a select alone).
+    """
     out: list[str] = []
     at = f"{where}: " if where else ""
-    if content and len(content) > LIMITS["content"]:
-        out.append(f"{at}content is {len(content)} characters (> {LIMITS['content']})")
-    rows = components or []
-    if len(rows) > LIMITS["rows"]:
-        out.append(f"{at}{len(rows)} action rows (> {LIMITS['rows']})")
+    if v2:
+        every = _tree(components or [])
+        if content or embeds:
+            out.append(f"{at}a V2 layout with content or embeds")
+        if len(every) > LIMITS["v2_components"]:
+            out.append(f"{at}{len(every)} components in all (> {LIMITS['v2_components']})")
+        text = sum(len(c.get("content") or "") for c in every if c.get("type") == 10)
+        if text > LIMITS["v2_text"]:
+            out.append(f"{at}{text} characters of text displays (> {LIMITS['v2_text']})")
+        rows = [c for c in every if c.get("type") == 1]
+        rows += [{"type": 1, "components": [c["accessory"]]} for c in every
+                 if c.get("type") == 9 and (c.get("accessory") or {}).get("type") == 2]
+    else:
+        if content and len(content) > LIMITS["content"]:
+            out.append(f"{at}content is {len(content)} characters (> {LIMITS['content']})")
+        rows = components or []
+        if len(rows) > LIMITS["rows"]:
+            out.append(f"{at}{len(rows)} action rows (> {LIMITS['rows']})")
     ids: list[str] = []
     for r, row in enumerate(rows):
         if row.get("type") != 1:
-            continue  # Components V2 trees are not used by tables; the loopback checks them
+            out.append(f"{at}a {row.get('type')} component where only action rows may be (no V2 flag)")
+            continue
         children = row.get("components") or []
         buttons = [c for c in children if c.get("type") == 2]
         selects = [c for c in children if c.get("type") in (3, 5, 6, 7, 8)]
@@ -150,8 +185,9 @@ def fake_message_problems(msg: FakeMessage, *, user_pings: Iterable[int] = ()) -
     have pinged *user_pings*) and a text the service had to shorten (:data:`FIT_MARKER`)."""
     who = f"ephemeral for {msg.visible_to}" if msg.ephemeral else "public"
     where = f"message {msg.id} ({who})"
-    out = message_problems(msg.content, msg.components, msg.embeds, where=where)
-    if FIT_MARKER.search(msg.content or ""):
+    v2 = bool(msg.flags & V2_FLAG)
+    out = message_problems(msg.content if v2 else msg.text, msg.components, msg.embeds, where=where, v2=v2)
+    if FIT_MARKER.search(msg.text or ""):
         out.append(f"{where}: its text was shortened to fit 2,000 characters (lines left out)")
     return out + mention_problems(msg, where=where, user_pings=user_pings)
 
@@ -191,15 +227,17 @@ def mention_problems(msg: FakeMessage, *, where: str = "", user_pings: Iterable[
     wanted = {f"user:{u}" for u in user_pings}
     stray = sorted(set(msg.pings) - wanted)
     if stray:
-        out.append(f"{at}pinged {stray} when it was posted: {msg.content[:120]!r}")
+        out.append(f"{at}pinged {stray} when it was posted: {msg.text[:120]!r}")
     return out
 
 
 def component_count(view: Any) -> int:
-    """How many interactive components a rendered ``discord.ui.View`` holds (``None``: 0)."""
+    """How many interactive components (buttons, selects) a rendered ``discord.ui.View`` or
+    ``LayoutView`` holds, nested ones included (``None``: 0).
+    """
     if view is None:
         return 0
-    return sum(1 for row in view.to_components() for c in row.get("components", []) if c.get("type") != 1)
+    return sum(1 for c in _tree(view.to_components()) if c.get("type") in (2, 3, 5, 6, 7, 8))
 
 
 def _options(item: Any) -> list[Any]:
@@ -683,7 +721,7 @@ class TableDriver:
         self.thread = threads[-1] if threads else self.channel
         table = self.bot.tables.table_in(self.thread.id)
         if table is None:
-            self.fail(f"/{self.kind} new opened no table: {result.content!r}")
+            self.fail(f"/{self.kind} new opened no table: {result.text!r}")
         self.table = table
         self.stats.table_id = table.id
         lobby = self.fake.message(table.message_id)
@@ -733,7 +771,7 @@ class TableDriver:
                 for msg in self.fake.messages(channel, visible_to=user):
                     if msg.author.id == user.id:
                         continue
-                    mark = (msg.content, msg.components, msg.embeds)
+                    mark = (msg.text, msg.components, msg.embeds)
                     old = self._checked.get((user.id, msg.id))
                     changed = old is None or old[0] != mark[0] or old[1] is not mark[1] or old[2] is not mark[2]
                     if changed:
@@ -741,6 +779,10 @@ class TableDriver:
                         self.stats.messages_checked += 1
                         problems += fake_message_problems(
                             msg, user_pings=() if msg.id in self._table_messages else pingable)
+                        if not msg.flags & V2_FLAG and any(
+                                (b.custom_id or "").startswith("parlor:") for b in msg.buttons):
+                            problems.append(f"message {msg.id}: a table message or board that is not a "
+                                            "Components V2 layout")
                     if engine is not None and (changed or full):
                         ids = [b.custom_id for b in msg.buttons if b.custom_id] + [s.custom_id for s in msg.selects]
                         problems += self.hidden.problems(player, ids, f"message {msg.id} seen by {user.name}")
@@ -754,7 +796,7 @@ class TableDriver:
             assert self.table is not None
             text, view = self.bot.tables.board(self.table, player, selection=selection)
             where = f"rendered board of {player} (selection {selection!r})"
-            out = message_problems(text, view.to_components() if view is not None else [], where=where)
+            out = message_problems(None, view.to_components(), where=where, v2=True)
             if FIT_MARKER.search(text):
                 out.append(f"{where}: the board's text with its notes was shortened to fit 2,000 characters")
             wanted = len(board_items(board))
@@ -903,7 +945,7 @@ class TableDriver:
         else:
             if not (table.engine.is_over or table.status != "running"):
                 self.fail(f"the game did not end within {max_steps} steps; "
-                          f"public message:\n{self.fake.message(table.message_id).content}")
+                          f"public message:\n{self.fake.message(table.message_id).text}")
         if not table.engine.is_over:
             self.fail(f"the table stopped running ({table.status}) before the game was over")
         await self.finish()
@@ -924,7 +966,7 @@ class TableDriver:
                                  timeout=5, what="every deferred answer")
         last = tail[-1] if tail else ""
         # Content, not speed: on a loaded machine the last coalesced redraw can come after 5 s.
-        await self.fake.wait_for(lambda: last in self.fake.message(table.message_id).content, timeout=15,
+        await self.fake.wait_for(lambda: last in self.fake.message(table.message_id).text, timeout=15,
                                  what=f"the final standings ({last!r}) on the table message")
         failed = [r for r in self.results if r.failed]
         if failed:

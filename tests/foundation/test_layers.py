@@ -46,7 +46,7 @@ TOURNAMENT_SERVICE_FORBIDDEN = ("discord", "aiohttp", "bot.client", "bot.cli", "
                                 "bot.tables.service", "bot.tables.components")
 TABLE_DISCORD_LAYER = ("bot/tables/boards.py", "bot/tables/messages.py", "bot/tables/interactions.py",
                        "bot/tables/components.py", "bot/tables/commands.py", "bot/tables/service.py",
-                       "bot/tables/__init__.py")
+                       "bot/tables/__init__.py", "bot/tables/layout.py")
 ART_FORBIDDEN = (*ENGINE_FORBIDDEN, "bot.emoji_sync", "bot.games")
 CORE_FORBIDDEN = ("bot.games.",)
 

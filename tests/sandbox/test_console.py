@@ -79,3 +79,13 @@ async def test_a_forged_slash_command_sends_values_discord_s_client_would_not(fa
     assert sent[1] == [{"type": 3, "name": "speed", "value": "turbo"}]
     with pytest.raises(ValueError, match="has no options"):
         await fake.slash(world.alice, world.channel, "pace", pace="fast", forged=True)
+
+
+async def test_console_shows_a_v2_layout_readably(fake, world, bot, capsys):
+    """A Components V2 message prints its accent colour, texts, a rule for a separator and its buttons."""
+    console = Console(fake, [world.alice], world.channel)
+    await console.run_line("/v2board")
+    out = capsys.readouterr().out
+    assert "┌ #3366cc" in out and "flipped 0" in out and "[Flip](grey)" in out and "─" * 24 in out
+    await console.run_line("click Flip")
+    assert "flipped 1" in capsys.readouterr().out

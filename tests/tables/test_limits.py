@@ -15,6 +15,7 @@ from bot.tables.components import (
     lobby_view,
     table_view,
 )
+from bot.tables.layout import Grouped, Media, render
 from bot.tables.ui import Board, BoardButton, BoardOption, BoardSelect, LimitError, check_layout, check_length
 
 
@@ -132,9 +133,9 @@ async def test_custom_ids_over_100_are_refused() -> None:
 async def test_board_view_refuses_more_than_25_and_builds_menus() -> None:
     """board_view: 26 buttons raise; a menu becomes a MoveSelect whose options carry the tokens."""
     with pytest.raises(LimitError, match="26 components"):
-        board_view(1, 2, _buttons(25) + [BoardButton("b25", "t25")])  # Board itself is bypassed
-    view = board_view(7, 3, [BoardSelect(_options(25), "Pick…"), *_buttons(5, row=4)])
-    menu = next(c for c in view.children if isinstance(c, MoveSelect))
+        board_view(1, 2, _buttons(25) + [BoardButton("b25", "t25")], text="board")  # Board itself is bypassed
+    view = board_view(7, 3, [BoardSelect(_options(25), "Pick…"), *_buttons(5, row=4)], text="board")
+    menu = next(c for c in view.walk_children() if isinstance(c, MoveSelect))
     assert menu.item.custom_id == "parlor:msel:7:v3:0" and [o.value for o in menu.item.options] == [
         f"o{i}" for i in range(25)]
     assert menu.item.placeholder == "Pick…"
@@ -156,15 +157,44 @@ async def test_the_bot_menu_refuses_26_bots_and_long_names() -> None:
         BotPicker(1, [("hard", "h" * 101, ""), ("easy", "Easy", "")])
     with pytest.raises(LimitError, match="select option description has 101"):
         BotPicker(1, [("hard", "Hard", "d" * 101), ("easy", "Easy", "")])
-    lobby_view(1, [("hard", "Hard", "plays well"), ("easy", "Easy", "")])
+    lobby_view(1, [("hard", "Hard", "plays well"), ("easy", "Easy", "")], text="lobby")
 
 
 async def test_table_view_refuses_game_buttons_that_do_not_fit() -> None:
-    """The public table: 22 game buttons fit next to the table's three; 23 raise (no silent [:3] any more)."""
-    view = table_view(1, "Open my board", _buttons(22))
-    assert len(view.children) == 25
-    with pytest.raises(LimitError, match="26 components"):
-        table_view(1, "Open my board", _buttons(23))
+    """The public table: 22 game buttons fit next to the table's three within Discord's 40 V2
+    components (rows and texts counted); a layout over 40 raises (no silent [:3] any more).
+    """
+    view = table_view(1, "Open my board", _buttons(22), text="Table\nseats")
+    assert sum(1 for c in view.walk_children() if isinstance(getattr(c, "item", c), discord.ui.Button)) == 25
+    assert view.total_children_count <= 40
+    spaced = table_view(1, "Open my board", _buttons(22), text="Table\n" + "\n\n".join(["seats"] * 6))
+    assert spaced.total_children_count <= 40  # too many to space out: the paragraphs share one text
+
+
+def _button(i: int) -> discord.ui.Button[discord.ui.LayoutView]:
+    return discord.ui.Button(label=f"b{i}", custom_id=f"c{i}")
+
+
+async def test_a_layout_over_discords_v2_limits_raises() -> None:
+    """render: more than 40 components, more than 4,000 characters of text or more than 10 pictures
+    raise LimitError; a layout at the limits is built, each group of buttons in rows of its own.
+    """
+    with pytest.raises(LimitError, match="more than Discord's 40"):
+        render("T", [_button(i) for i in range(35)])  # container, header, 7 rows, 35 buttons
+    with pytest.raises(LimitError, match="more than Discord's 4000"):
+        render("T\n" + "x" * 3998)
+    with pytest.raises(LimitError, match="pictures"):
+        render("T", media=[Media(f"{i}.png") for i in range(11)])
+    view = render("T\nbody", [Grouped(_button(0), "actions"), Grouped(_button(1), "cards"),
+                              Grouped(_button(2), "cards")], accent=0x123456, media=[Media("a.png", "alt")])
+    (container,) = view.children
+    assert isinstance(container, discord.ui.Container) and container.accent_colour == 0x123456
+    rows = [[b.label for b in row.children] for row in view.walk_children() if isinstance(row, discord.ui.ActionRow)]
+    assert rows == [["b1", "b2"], ["b0"]]  # cards before actions, one row per group
+    texts = [t.content for t in view.walk_children() if isinstance(t, discord.ui.TextDisplay)]
+    assert texts == ["### T", "body"]
+    gallery = next(c for c in view.walk_children() if isinstance(c, discord.ui.MediaGallery))
+    assert gallery.items[0].media.url == "attachment://a.png" and gallery.items[0].description == "alt"
 
 
 async def test_a_select_pick_reaches_on_move_with_its_token() -> None:

@@ -56,7 +56,7 @@ def walk_by_clicks(ui: GameUI, table: Table, player: str, *, view: bool = False)
         board = ui.board(table, player, selection)
         check_board(board)
         if view and board.buttons:
-            board_view(table.id, table.version, board.buttons)
+            board_view(table.id, table.version, board.buttons, text=board.text)
         for token in board_tokens(board):
             click = ui.on_board_click(table, player, token)
             if click.action is not None:

@@ -50,5 +50,6 @@ GAME = Game(
         "hard": BotChoice("heuristic", "Keeps its best suit, takes a discard that helps, knocks as soon as it is safe"),
     },
     measures=(Measure(games=300, bar=0.55, baseline_games=30),),
+    accent=0x2E86DE,  # blue: Blitz (31) (docs/tables.md, "Message layouts")
 )
 """The game's one declaration (``bot.engine.game``), registered through the ``parlor.games`` entry point."""

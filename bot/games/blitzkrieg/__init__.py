@@ -50,5 +50,6 @@ GAME = Game(
         "normal": BotChoice("house", "Luck decides Blitzkrieg; in Cold War it challenges on a hand of 36 or more"),
         "hard": BotChoice("counting", "Luck decides Blitzkrieg; in Cold War it counts the cards it has seen"),
     },
+    accent=0xE67E22,  # orange: Blitzkrieg (docs/tables.md, "Message layouts")
 )
 """The game's one declaration (``bot.engine.game``), registered through the ``parlor.games`` entry point."""

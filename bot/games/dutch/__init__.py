@@ -46,5 +46,6 @@ GAME = Game(
         "normal": BotChoice("attentive", "Remembers most cards it has seen; its memory slips now and then"),
         "hard": BotChoice("perfect", "Remembers every card it has seen and every swap; jumps in only when sure"),
     },
+    accent=0x27AE60,  # green: Dutch (docs/tables.md, "Message layouts")
 )
 """The game's one declaration (``bot.engine.game``), registered through the ``parlor.games`` entry point."""

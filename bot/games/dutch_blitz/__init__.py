@@ -120,5 +120,6 @@ GAME = Game(
         "normal": BotChoice("steady", "Plays the hard bot's move half the time and the easy bot's otherwise"),
         "hard": BotChoice("greedy", "Quick: every play it sees, Blitz pile first, and clever Post-pile moves"),
     },
+    accent=0xE74C3C,  # red: Dutch Blitz (docs/tables.md, "Message layouts")
 )
 """The game's one declaration (``bot.engine.game``), registered through the ``parlor.games`` entry point."""
