@@ -354,7 +354,7 @@ class TableService(Tables):
         try:
             await self.lobby.start_seated(table)
             await self.messages.budget.acquire(urgent=True)
-            message = await thread.send(self.registry.public_text(table), view=self.messages.table_view(table),
+            message = await thread.send(view=self.messages.table_view(table),
                                         allowed_mentions=discord.AllowedMentions.none())
             table.message_id, table.message_posted_ms = message.id, posted_ms(message.id)
             await self.registry.storage.set_game_message(table.id, message.id)
