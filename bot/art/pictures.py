@@ -11,7 +11,7 @@ drawn once. Cards are pasted from the card art's cache (``bot.art.deck``) at the
 never drawn afresh per picture.
 
 >>> picture = render(Standings(title="Final standings", rows=(StandingRow(1, "Ann", "31"),)))
->>> picture.filename, picture.face_up, picture.png[:4] == b"\\x89PNG"
+>>> picture.filename, picture.face_up, picture.png.startswith(PNG_SIGNATURE)
 ('standings.png', (), True)
 """
 
@@ -32,6 +32,7 @@ __all__ = [
     "CACHE_SIZE",
     "MAX_ALT",
     "MAX_BYTES",
+    "PNG_SIGNATURE",
     "Battle",
     "Bracket",
     "BracketMatch",
@@ -47,6 +48,9 @@ __all__ = [
     "Standings",
     "render",
 ]
+
+PNG_SIGNATURE = bytes([137, 80, 78, 71, 13, 10, 26, 10])
+"""The first eight bytes of every PNG file."""
 
 MAX_BYTES = 150 * 1024
 """The most a picture's PNG may weigh (bytes): 150 KB (issue #29; ``bench/render.py`` prints each)."""
@@ -101,7 +105,8 @@ class Picture:
 @dataclass(frozen=True)
 class RevealedHand:
     """One player's hand at a reveal: *cards* are card keys in position order, ``None`` for an empty
-    position (a card jumped in); *total* the hand's points; *caller* whether they called Dutch."""
+    position (a card jumped in); *total* the hand's points; *caller* whether they called Dutch.
+    """
 
     name: str
     cards: tuple[str | None, ...]
@@ -113,7 +118,8 @@ class RevealedHand:
 class Reveal:
     """Dutch's reveal at the end of a round (``docs/rules/dutch.md`` §9): every hand face up, the
     caller marked, each player's total for the round and the game (*game_totals*: name to total, may
-    be empty)."""
+    be empty).
+    """
 
     round: int
     hands: tuple[RevealedHand, ...]
@@ -123,7 +129,8 @@ class Reveal:
 @dataclass(frozen=True)
 class ShownHand:
     """One hand at a Blitz (31) showdown: card keys, its worth (points), lives lost, whether its
-    player knocked, and whether it holds 31."""
+    player knocked, and whether it holds 31.
+    """
 
     name: str
     cards: tuple[str, ...]
@@ -135,7 +142,8 @@ class ShownHand:
 @dataclass(frozen=True)
 class Showdown:
     """Blitz (31)'s showdown or a 31 (``docs/rules/blitz.md`` §6, §7): each hand, its worth, who lost
-    a life; *title* says which (``"Showdown"``, ``"31!"``), *reason* why who lost."""
+    a life; *title* says which (``"Showdown"``, ``"31!"``), *reason* why who lost.
+    """
 
     round: int
     title: str
@@ -146,7 +154,8 @@ class Showdown:
 @dataclass(frozen=True)
 class Battle:
     """A Blitzkrieg battle (``docs/rules/blitzkrieg.md``): the two turned cards (name, card key),
-    the battle's scenario and what it means, and who won."""
+    the battle's scenario and what it means, and who won.
+    """
 
     number: int
     scenario: str
@@ -158,7 +167,8 @@ class Battle:
 @dataclass(frozen=True)
 class HandEndScore:
     """One player's score at the end of a Dutch Blitz hand (``docs/rules/dutch-blitz.md`` §8): cards
-    on the Dutch piles, cards left in the Blitz pile, the hand's points and the running total."""
+    on the Dutch piles, cards left in the Blitz pile, the hand's points and the running total.
+    """
 
     name: str
     dutch: int
@@ -171,7 +181,8 @@ class HandEndScore:
 @dataclass(frozen=True)
 class HandEnd:
     """The end of a Dutch Blitz hand: the Dutch piles' top cards (card keys, pile order) and the score
-    breakdown per player."""
+    breakdown per player.
+    """
 
     hand: int
     piles: tuple[str, ...]
@@ -192,7 +203,8 @@ class StandingRow:
 class Standings:
     """A table's final standings or a tournament's standings: *title*, *columns* naming the score
     and extra columns (e.g. ``("points", "wins", "games")``), and the rows best first. *filename*
-    is the file's name."""
+    is the file's name.
+    """
 
     title: str
     rows: tuple[StandingRow, ...]
@@ -241,7 +253,8 @@ class _Sheet:
             text = _clip(text, face, max_width)
         self.pen.text(xy, text, font=face, fill=fill, anchor=anchor)
 
-    def card(self, key: str | None, xy: tuple[int, int], height: int, *, frame: tuple[int, int, int] | None = None) -> None:
+    def card(self, key: str | None, xy: tuple[int, int], height: int, *,
+             frame: tuple[int, int, int] | None = None) -> None:
         width = round(height * 3 / 4)
         x, y = xy
         if frame is not None:
@@ -493,5 +506,6 @@ def render(moment: Moment) -> Picture:
     """
     drawer = _DRAWERS.get(type(moment))
     if drawer is None:
-        raise TypeError(f"no picture for {type(moment).__name__}; expected one of {sorted(t.__name__ for t in _DRAWERS)}")
+        expected = sorted(t.__name__ for t in _DRAWERS)
+        raise TypeError(f"no picture for {type(moment).__name__}; expected one of {expected}")
     return drawer(moment)

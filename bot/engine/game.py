@@ -119,6 +119,11 @@ class Game:
     measures:
         How its bots are measured (:func:`strength_pairs`); none for a game whose bots have one
         strength.
+    pictures:
+        Where the game's moments worth a picture are read, as ``"module:function"`` (a
+        ``cogs._pictures.MomentsOf``: public events, public view and names to the moments that
+        ``bot.art.pictures`` draws), or ``""`` for none (``docs/art.md`` §7). Only the Discord side's
+        table service imports it, so the declaration stays free of Pillow.
     """
 
     engine: type[Engine]
@@ -135,12 +140,15 @@ class Game:
     narrate: Callable[..., str | None] | None = None
     baseline: Callable[..., Any] | None = None
     measures: tuple[Measure, ...] = (Measure(),)
+    pictures: str = ""
 
     def __post_init__(self) -> None:
         if not self.engine.kind:
             raise ValueError(f"{self.engine.__name__} has no kind")
         if ":" not in self.ui:
             raise ValueError(f"game {self.engine.kind!r}: ui must be 'module:Class', got {self.ui!r}")
+        if self.pictures and ":" not in self.pictures:
+            raise ValueError(f"game {self.engine.kind!r}: pictures must be 'module:function', got {self.pictures!r}")
         unknown = [s for s in self.table_settings if s not in TABLE_SETTINGS]
         if unknown:
             raise ValueError(f"game {self.engine.kind!r}: unknown table settings {unknown}; "

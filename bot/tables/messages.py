@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import time
 from collections.abc import Coroutine, Sequence
@@ -18,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot.art.pictures import Picture
 from bot.tables.boards import FOLLOW_S, LiveBoards
 from bot.tables.budget import RestBudget
 from bot.tables.components import finished_view, invite_view, lobby_view, table_view
@@ -381,3 +383,17 @@ class DiscordMessenger:
         except discord.HTTPException:
             log.warning("could not post to table %s", table.id, exc_info=True)
 
+
+    async def show_picture(self, table: Table, picture: Picture) -> None:
+        """|coro| Post *picture* in the table's thread: its caption in bold and the PNG attached under its
+        file name, with its alt text as the attachment's description (``docs/art.md`` §7). Never
+        raises (a refusal is logged).
+        """
+        try:
+            channel = self.channel(table)
+            file = discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.alt)
+            await self.budget.acquire(urgent=True)
+            await channel.send(fit_text(f"**{picture.caption}**"), file=file,
+                               allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning("could not post a picture to table %s", table.id, exc_info=True)
