@@ -25,8 +25,8 @@ from bot.art.pictures import Bracket, BracketMatch, Moment, Picture, StandingRow
 from bot.engine import GAMES, Engine, Event
 from bot.engine.simulate import bot_classes_for, play_game
 
-__all__ = ["PlayedMoment", "gallery_pictures", "main", "moments_function", "played_moments", "public_cards",
-           "write_moment_gallery"]
+__all__ = ["PlayedMoment", "gallery_moments", "gallery_pictures", "main", "moments_function", "played_moments",
+           "public_cards", "tournament_moments", "write_moment_gallery"]
 
 NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal")
 """The players' names in the seeded games (seat order)."""
@@ -119,9 +119,9 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-def tournament_pictures(kind: str, *, seed: int, field: int = 8) -> tuple[Picture, Picture]:
-    """A seeded single-elimination tournament of *kind* among *field* players, each match a seeded
-    two-player game with the game's bots: its standings and its bracket pictures.
+def tournament_moments(kind: str, *, seed: int, field: int = 8) -> tuple[Standings, Bracket]:
+    """A seeded single-elimination tournament of *kind* among *field* players (a power of two), each
+    match a seeded two-player game with the game's bots: its standings and its bracket.
     """
     game = GAMES[kind]
     rng = Random(seed)
@@ -159,31 +159,34 @@ def tournament_pictures(kind: str, *, seed: int, field: int = 8) -> tuple[Pictur
         rank_of[p] = rank_of[prev] if same and prev is not None else i + 1
     rows = tuple(StandingRow(rank_of[p], p, str(wins[p]), (str(played[p]),)) for p in order)
     title = f"{game.title} cup"
-    standings = render(Standings(f"{title}: standings", rows, ("wins", "games"), "tournament-standings.png"))
-    bracket = render(Bracket(f"{title}: bracket", tuple(rounds)))
-    return standings, bracket
+    return (Standings(f"{title}: standings", rows, ("wins", "games"), "tournament-standings.png"),
+            Bracket(f"{title}: bracket", tuple(rounds)))
 
 
 def gallery_pictures(seed: int = 1) -> dict[str, Picture]:
-    """Each declared game's first moment (file name to picture) from seeded games (seeds *seed*,
-    *seed* + 1, ... until the game makes a moment), a final standings picture and a tournament's
-    standings and bracket.
+    """:func:`gallery_moments` drawn: file name to picture."""
+    return {name: render(moment) for name, moment in gallery_moments(seed).items()}
+
+
+def gallery_moments(seed: int = 1) -> dict[str, Moment]:
+    """Each declared game's first moment (by its picture's file name) from seeded games (seeds *seed*,
+    *seed* + 1, ... until the game makes a moment), a final standings and a tournament's standings
+    and bracket.
     """
-    out: dict[str, Picture] = {}
+    out: dict[str, Moment] = {}
     for kind in sorted(GAMES):
         if moments_function(kind) is None:
             continue
         for attempt in range(seed, seed + 20):
             first = next((m for m in played_moments(kind, seed=attempt) if not isinstance(m.moment, Standings)), None)
             if first is not None:
-                picture = render(first.moment)
-                out.setdefault(picture.filename, picture)
+                out.setdefault(render(first.moment).filename, first.moment)
                 break
     kinds = sorted(k for k in GAMES if moments_function(k) is not None)
     if kinds:
         last = list(played_moments(kinds[-1], seed=seed, players=4))[-1]
-        out["standings.png"] = render(last.moment)
-        out["tournament-standings.png"], out["tournament-bracket.png"] = tournament_pictures(kinds[0], seed=seed)
+        out["standings.png"] = last.moment
+        out["tournament-standings.png"], out["tournament-bracket.png"] = tournament_moments(kinds[0], seed=seed)
     return out
 
 

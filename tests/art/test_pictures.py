@@ -8,11 +8,16 @@ player had seen face up by then, and its alt text names no other card.
 
 from __future__ import annotations
 
+import io
 import re
+from pathlib import Path
 
+import PIL
 import pytest
+from PIL import Image
 
 from bot.art import KEYS
+from bot.art import emojis as art_emojis
 from bot.art.pictures import (
     MAX_ALT,
     MAX_BYTES,
@@ -35,6 +40,7 @@ from bot.engine import GAMES
 from bot.moments import gallery_pictures, moments_function, played_moments
 from cogs._pictures import label_key
 
+ROOT = Path(__file__).resolve().parents[2]
 PICTURED = sorted(kind for kind in GAMES if moments_function(kind) is not None)
 SEEDS = range(1, 7)
 
@@ -153,3 +159,14 @@ def test_the_gallery_pictures_are_each_games_moments() -> None:
     names = set(gallery_pictures())
     assert names == {"dutch-reveal.png", "blitz-showdown.png", "blitzkrieg-battle.png", "dutch-blitz-hand-end.png",
                      "standings.png", "tournament-standings.png", "tournament-bracket.png"}
+
+
+@pytest.mark.parametrize("name", sorted(gallery_pictures()))
+def test_committed_moment_pictures_are_what_make_gallery_draws(name: str) -> None:
+    """docs/gallery's moment pictures are what `make gallery` draws now from the seeded games (run it
+    after changing the art or a moment's drawing)."""
+    committed = Image.open(ROOT / "docs" / "gallery" / name).convert("RGB")
+    fresh = Image.open(io.BytesIO(gallery_pictures()[name].png)).convert("RGB")
+    if committed.tobytes() != fresh.tobytes() and PIL.__version__ != art_emojis.ART_DIGEST_PILLOW:
+        pytest.skip(f"the gallery was drawn with Pillow {art_emojis.ART_DIGEST_PILLOW}, this is {PIL.__version__}")
+    assert committed.tobytes() == fresh.tobytes(), "run `make gallery` and commit docs/gallery"
