@@ -28,9 +28,12 @@ from bot.tables.registry import TableRegistry
 from bot.tables.table import Table, TableStatus
 from bot.tables.text import fit_text
 
-__all__ = ["DiscordMessenger", "PublicToken", "FINISHED_TTL_S"]
+__all__ = ["DiscordMessenger", "PublicToken", "FINISHED_TTL_S", "PICTURE_ACCENT"]
 
 log = logging.getLogger("parlor.tables")
+
+PICTURE_ACCENT = 0x265E42
+"""The accent colour of a picture's container: the felt green the pictures are drawn on."""
 
 FINISHED_TTL_S = 1800
 """Seconds a finished table stays in memory (for Rematch) after its final redraw."""
@@ -385,15 +388,21 @@ class DiscordMessenger:
 
 
     async def show_picture(self, table: Table, picture: Picture) -> None:
-        """|coro| Post *picture* in the table's thread: its caption in bold and the PNG attached under its
-        file name, with its alt text as the attachment's description (``docs/art.md`` §7). Never
-        raises (a refusal is logged).
+        """|coro| Post *picture* in the table's thread as a Components V2 message: a Container (felt
+        green) holding a MediaGallery of ``attachment://<file>`` with the picture's alt text, and its
+        caption as a TextDisplay; the PNG is attached under its file name (``docs/art.md`` §7).
+        Never raises (a refusal is logged).
         """
         try:
             channel = self.channel(table)
             file = discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.alt)
+            layout = discord.ui.LayoutView(timeout=None)
+            layout.add_item(discord.ui.Container(
+                discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{picture.filename}",
+                                                                 description=picture.alt)),
+                discord.ui.TextDisplay(fit_text(f"**{picture.caption}**", 4000)),
+                accent_colour=PICTURE_ACCENT))
             await self.budget.acquire(urgent=True)
-            await channel.send(fit_text(f"**{picture.caption}**"), file=file,
-                               allowed_mentions=discord.AllowedMentions.none())
+            await channel.send(view=layout, file=file, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.warning("could not post a picture to table %s", table.id, exc_info=True)

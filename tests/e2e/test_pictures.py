@@ -2,7 +2,8 @@
 ``docs/art.md`` §7), through the loopback Discord with the production bot.
 
 A whole short game (``tests/quick.py``) is played by random clicks (the UI conformance driver); the
-thread then holds the moment's picture (an attached PNG with its alt text) and the final standings,
+thread then holds the moment's picture (a Components V2 message: a Container with a MediaGallery of
+the attached PNG, with its alt text, and a caption) and the final standings,
 each exactly once, and every card face up in a picture was public when it was drawn.
 """
 
@@ -66,4 +67,7 @@ async def test_each_moment_sends_its_picture_once_in_the_thread(kind: str, fake:
             assert data.startswith(PNG_SIGNATURE) and len(data) <= MAX_BYTES
             assert attachment["description"], "a picture needs its alt text"
             assert not message.ephemeral
+            assert message.is_v2 and message.accent is not None
+            assert message.media == [(f"attachment://{attachment['filename']}", attachment["description"])]
+            assert message.text.strip(), "a picture has its caption beside it"
         assert not pictures(fake, world.channel, "standings.png"), "pictures go to the table's thread only"
