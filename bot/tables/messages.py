@@ -28,7 +28,7 @@ from bot.tables.registry import TableRegistry
 from bot.tables.table import Table, TableStatus
 from bot.tables.text import fit_text
 
-__all__ = ["DiscordMessenger", "PublicToken", "FINISHED_TTL_S", "PICTURE_ACCENT"]
+__all__ = ["DiscordMessenger", "PublicToken", "FINISHED_TTL_S", "PICTURE_ACCENT", "picture_message"]
 
 log = logging.getLogger("parlor.tables")
 
@@ -388,21 +388,27 @@ class DiscordMessenger:
 
 
     async def show_picture(self, table: Table, picture: Picture) -> None:
-        """|coro| Post *picture* in the table's thread as a Components V2 message: a Container (felt
-        green) holding a MediaGallery of ``attachment://<file>`` with the picture's alt text, and its
-        caption as a TextDisplay; the PNG is attached under its file name (``docs/art.md`` §7).
-        Never raises (a refusal is logged).
+        """|coro| Post *picture* in the table's thread as :func:`picture_message` lays it out
+        (``docs/art.md`` §7). Never raises (a refusal is logged).
         """
         try:
             channel = self.channel(table)
-            file = discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.alt)
-            layout = discord.ui.LayoutView(timeout=None)
-            layout.add_item(discord.ui.Container(
-                discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{picture.filename}",
-                                                                 description=picture.alt)),
-                discord.ui.TextDisplay(fit_text(f"**{picture.caption}**", 4000)),
-                accent_colour=PICTURE_ACCENT))
+            layout, file = picture_message(picture)
             await self.budget.acquire(urgent=True)
             await channel.send(view=layout, file=file, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.warning("could not post a picture to table %s", table.id, exc_info=True)
+
+
+def picture_message(picture: Picture) -> tuple[discord.ui.LayoutView, discord.File]:
+    """A picture as a Components V2 message: a Container (accent :data:`PICTURE_ACCENT`) holding a
+    MediaGallery of ``attachment://<file>`` described by the picture's alt text and its caption as a
+    TextDisplay, and the PNG to attach under that file name (``docs/art.md`` §7).
+    """
+    file = discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.alt)
+    layout = discord.ui.LayoutView(timeout=None)
+    layout.add_item(discord.ui.Container(
+        discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{picture.filename}", description=picture.alt)),
+        discord.ui.TextDisplay(fit_text(f"**{picture.caption}**", 4000)),
+        accent_colour=PICTURE_ACCENT))
+    return layout, file
