@@ -18,6 +18,7 @@ never drawn afresh per picture.
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -486,6 +487,9 @@ def _bracket(m: Bracket) -> Picture:
     return sheet.finish(m.filename, alt, m.title)
 
 
+_DRAWING = threading.Lock()
+"""Held while a picture is drawn: the cached fonts and card pictures are shared between threads."""
+
 _DRAWERS: dict[type, Callable[[Any], Picture]] = {
     Reveal: _reveal, Showdown: _showdown, Battle: _battle, HandEnd: _hand_end, Standings: _standings,
     Bracket: _bracket,
@@ -497,6 +501,7 @@ def render(moment: Moment) -> Picture:
     """Draw *moment* (a frozen dataclass of this module) as a PNG :class:`Picture`.
 
     Kept in an LRU of :data:`CACHE_SIZE` keyed by the moment's data: the same moment is drawn once.
+    Safe to call from worker threads: one picture is drawn at a time (Pillow's fonts are shared).
     Takes about 5–30 ms once the cards used are in the card art's cache (``bench/render.py``).
 
     Raises
@@ -508,4 +513,5 @@ def render(moment: Moment) -> Picture:
     if drawer is None:
         expected = sorted(t.__name__ for t in _DRAWERS)
         raise TypeError(f"no picture for {type(moment).__name__}; expected one of {expected}")
-    return drawer(moment)
+    with _DRAWING:
+        return drawer(moment)

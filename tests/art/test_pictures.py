@@ -170,3 +170,15 @@ def test_committed_moment_pictures_are_what_make_gallery_draws(name: str) -> Non
     if committed.tobytes() != fresh.tobytes() and PIL.__version__ != art_emojis.ART_DIGEST_PILLOW:
         pytest.skip(f"the gallery was drawn with Pillow {art_emojis.ART_DIGEST_PILLOW}, this is {PIL.__version__}")
     assert committed.tobytes() == fresh.tobytes(), "run `make gallery` and commit docs/gallery"
+
+
+def test_python_m_bot_moments_writes_the_pictures_and_refuses_options(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m bot.moments DIR` writes every moment picture and names each file; an option is a usage error."""
+    from bot.moments import main
+
+    assert main([str(tmp_path / "g")]) == 0
+    out = capsys.readouterr().out
+    for name in gallery_pictures():
+        assert (tmp_path / "g" / name).stat().st_size <= MAX_BYTES and name in out
+    assert main(["--help"]) == 2 and main(["a", "b"]) == 2
