@@ -62,16 +62,23 @@ class TablePictures:
         self.registry = registry
         self.messenger = messenger
         self._moments: dict[str, Callable[..., list[Moment]] | None] = {}
+        for kind in GAMES:  # imported now, at start-up, never on a move's path
+            self.moments_of(kind)
 
     def moments_of(self, kind: str) -> Callable[..., list[Moment]] | None:
-        """The declared moments function of game *kind* (imported once), or ``None`` for none."""
+        """The declared moments function of game *kind* (imported once), or ``None`` for none (or one
+        that cannot be imported: logged).
+        """
         if kind not in self._moments:
             game = GAMES.get(kind)
             where = game.pictures if game is not None else ""
             found = None
             if where:
                 module, _, name = where.partition(":")
-                found = getattr(importlib.import_module(module), name)
+                try:
+                    found = getattr(importlib.import_module(module), name)
+                except (ImportError, AttributeError):  # a game's pictures must never stop its tables
+                    log.exception("game %s: its pictures (%s) could not be imported; it gets none", kind, where)
             self._moments[kind] = found
         return self._moments[kind]
 

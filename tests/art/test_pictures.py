@@ -182,3 +182,18 @@ def test_python_m_bot_moments_writes_the_pictures_and_refuses_options(tmp_path: 
     for name in gallery_pictures():
         assert (tmp_path / "g" / name).stat().st_size <= MAX_BYTES and name in out
     assert main(["--help"]) == 2 and main(["a", "b"]) == 2
+
+
+def test_a_game_whose_pictures_cannot_be_imported_gets_none_and_its_tables_run(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A declaration naming a missing module: logged once, no pictures, nothing raised."""
+    import dataclasses
+
+    from bot.tables.messenger import RecordingMessenger
+    from bot.tables.pictures import TablePictures
+
+    broken = dataclasses.replace(GAMES["blitz"], pictures="no_such_module:moments")
+    monkeypatch.setitem(GAMES, "blitz", broken)
+    part = TablePictures(None, RecordingMessenger())  # type: ignore[arg-type]
+    assert part.moments_of("blitz") is None
+    assert "no_such_module:moments" in caplog.text
