@@ -35,8 +35,9 @@ sync: $(BIN)/parlor  ## Register slash commands with Discord (GUILD=<id> for one
 migrate: $(BIN)/parlor
 	$(BIN)/parlor migrate
 
-gallery: $(BIN)/parlor  ## Draw every card of each deck into docs/gallery/ (commit the PNGs after changing the art).
+gallery: $(BIN)/parlor  ## Draw every card of each deck and each game's pictures into docs/gallery/ (commit the PNGs after changing the art).
 	$(BIN)/python -m bot.art.gallery docs/gallery
+	$(BIN)/python -m bot.moments docs/gallery
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -56,5 +56,38 @@ def main(repeats: int = 5) -> None:
           f"PNG {min(sizes) / 1024:.1f}-{max(sizes) / 1024:.1f} KB, {sum(sizes) / 1024:.0f} KB in all")
 
 
+def pictures(repeats: int) -> None:
+    """Each moment's picture (``bot/art/pictures.py``) from the gallery's seeded games: ms to render cold
+    (card and picture caches emptied), warm (cards cached, the picture drawn anew), cached (the same
+    moment again: the LRU) and its PNG's KB."""
+    from bot.art import pictures as art_pictures
+    from bot.moments import gallery_moments
+
+    print(f"moments' pictures: median of {repeats} runs; targets <= 50 ms to render, <= 150 KB")
+    print(f"{'picture':<28} {'cold ms':>8} {'warm ms':>8} {'cached ms':>9} {'png KB':>7}")
+    for name, moment in gallery_moments().items():
+        cold_times: list[float] = []
+        for _ in range(repeats):
+            art_deck._drawn.cache_clear()
+            art_pictures._card_rgba.cache_clear()
+            art_pictures.render.cache_clear()
+            start = time.perf_counter()
+            art_pictures.render(moment)
+            cold_times.append((time.perf_counter() - start) * 1000)
+        warm_times: list[float] = []
+        cached_times: list[float] = []
+        for _ in range(repeats):
+            art_pictures.render.cache_clear()
+            start = time.perf_counter()
+            picture = art_pictures.render(moment)
+            warm_times.append((time.perf_counter() - start) * 1000)
+            start = time.perf_counter()
+            art_pictures.render(moment)
+            cached_times.append((time.perf_counter() - start) * 1000)
+        print(f"{name:<28} {statistics.median(cold_times):8.1f} {statistics.median(warm_times):8.1f} "
+              f"{statistics.median(cached_times):9.3f} {len(picture.png) / 1024:7.1f}")
+
+
 if __name__ == "__main__":
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 5)
+    pictures(int(sys.argv[1]) if len(sys.argv) > 1 else 5)

@@ -20,10 +20,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.answers import answer_error
+from bot.art.pictures import Picture
 from bot.engine.options import describe_options
 from bot.outbox import Notice, announcement
 from bot.ratings.service import RatingService, registry_bot_orders
 from bot.tables.core import Actor
+from bot.tables.messages import picture_message
 from bot.tables.text import fit_text
 from bot.tournaments.messenger import TournamentRow  # the row the messenger speaks of
 from bot.tournaments.service import FORMATS, TournamentError, TournamentService, plural
@@ -206,6 +208,16 @@ class DiscordTournamentMessenger:
                 content=fit_text(text), view=tournament_view(t), allowed_mentions=NO_PINGS)
         except discord.HTTPException:
             log.warning("could not redraw tournament %s", t.id, exc_info=True)
+
+    async def show_picture(self, t: TournamentRow, picture: Picture) -> None:
+        """|coro| Post *picture* (standings, a bracket) in *t*'s channel as a Components V2 message
+        (``bot.tables.messages.picture_message``); a refusal is logged.
+        """
+        try:
+            layout, file = picture_message(picture)
+            await (await self._channel(t)).send(view=layout, file=file, allowed_mentions=NO_PINGS)
+        except discord.HTTPException:
+            log.warning("could not post a picture for tournament %s", t.id, exc_info=True)
 
 
 class TournamentsCog(commands.Cog):

@@ -192,6 +192,11 @@ class Game:
         The accent colour (``0xRRGGBB``, an int) of the Container of every message of its tables
         (Components V2, ``docs/tables.md``, "Message layouts"); distinct per game and readable on
         Discord's light and dark themes. Default: Discord's blurple.
+    pictures:
+        Where the game's moments worth a picture are read, as ``"module:function"`` (a
+        ``cogs._pictures.MomentsOf``: public events, public view and names to the moments that
+        ``bot.art.pictures`` draws), or ``""`` for none (``docs/art.md`` §7). Only the Discord side's
+        table service imports it, so the declaration stays free of Pillow.
     """
 
     engine: type[Engine]
@@ -211,6 +216,7 @@ class Game:
     coach: str = ""
     strengths: Mapping[str, BotChoice] = field(default_factory=dict)
     accent: int = 0x5865F2
+    pictures: str = ""
 
     def __post_init__(self) -> None:
         if not self.engine.kind:
@@ -219,6 +225,8 @@ class Game:
             raise ValueError(f"game {self.engine.kind!r}: ui must be 'module:Class', got {self.ui!r}")
         if self.coach and ":" not in self.coach:
             raise ValueError(f"game {self.engine.kind!r}: coach must be 'module:function', got {self.coach!r}")
+        if self.pictures and ":" not in self.pictures:
+            raise ValueError(f"game {self.engine.kind!r}: pictures must be 'module:function', got {self.pictures!r}")
         unknown = [s for s in self.table_settings if s not in TABLE_SETTINGS]
         if unknown:
             raise ValueError(f"game {self.engine.kind!r}: unknown table settings {unknown}; "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import time
 from collections.abc import Coroutine, Sequence
@@ -18,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot.art.pictures import Picture
 from bot.storage.outbox import TABLE_NOTICE, Notice
 from bot.tables.boards import FOLLOW_S, LiveBoards
 from bot.tables.budget import RestBudget
@@ -28,9 +30,12 @@ from bot.tables.registry import TableRegistry
 from bot.tables.table import Table, TableStatus
 from bot.tables.text import fit_text
 
-__all__ = ["DiscordMessenger", "PublicToken", "FINISHED_TTL_S"]
+__all__ = ["DiscordMessenger", "PublicToken", "FINISHED_TTL_S", "PICTURE_ACCENT", "picture_message"]
 
 log = logging.getLogger("parlor.tables")
+
+PICTURE_ACCENT = 0x265E42
+"""The accent colour of a picture's container: the felt green the pictures are drawn on."""
 
 FINISHED_TTL_S = 1800
 """Seconds a finished table stays in memory (for Rematch) after its final redraw."""
@@ -403,3 +408,29 @@ class DiscordMessenger:
         except Exception:
             log.exception("could not store a notice of table %s", table.id)
 
+
+    async def show_picture(self, table: Table, picture: Picture) -> None:
+        """|coro| Post *picture* in the table's thread as :func:`picture_message` lays it out
+        (``docs/art.md`` §7). Never raises (a refusal is logged).
+        """
+        try:
+            channel = self.channel(table)
+            layout, file = picture_message(picture)
+            await self.budget.acquire(urgent=True)
+            await channel.send(view=layout, file=file, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning("could not post a picture to table %s", table.id, exc_info=True)
+
+
+def picture_message(picture: Picture) -> tuple[discord.ui.LayoutView, discord.File]:
+    """A picture as a Components V2 message: a Container (accent :data:`PICTURE_ACCENT`) holding a
+    MediaGallery of ``attachment://<file>`` described by the picture's alt text and its caption as a
+    TextDisplay, and the PNG to attach under that file name (``docs/art.md`` §7).
+    """
+    file = discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.alt)
+    layout = discord.ui.LayoutView(timeout=None)
+    layout.add_item(discord.ui.Container(
+        discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{picture.filename}", description=picture.alt)),
+        discord.ui.TextDisplay(fit_text(f"**{picture.caption}**", 4000)),
+        accent_colour=PICTURE_ACCENT))
+    return layout, file

@@ -12,6 +12,7 @@ from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bot.art.pictures import Picture
 from bot.storage.outbox import Notice
 from bot.tables.table import Table
 
@@ -38,6 +39,11 @@ class Messenger(Protocol):
     async def mark_ended(self, table: Table, text: str) -> None:
         """|coro| Show on *table*'s public message that it ended (*text*), without buttons. Never raises."""
 
+    async def show_picture(self, table: Table, picture: Picture) -> None:
+        """|coro| Post *picture* (a moment's PNG, its file name, alt text and caption) as a new message
+        in *table*'s thread, once (``docs/art.md`` §7). Never raises: a refusal is logged and dropped.
+        """
+
     def watch(self, table: Table) -> list[Coroutine[Any, Any, None]]:
         """The tasks that keep running *table*'s messages current (its public message, its open boards)."""
 
@@ -54,11 +60,14 @@ class RecordingMessenger:
         The lines among :attr:`said` posted with pings, each with the users it pings.
     ended:
         The texts tables ended with, in order.
+    pictures:
+        The pictures posted in table threads, in order, each with its table's id.
     """
 
     said: list[str] = field(default_factory=list)
     pinged: list[tuple[str, tuple[int, ...]]] = field(default_factory=list)
     ended: list[str] = field(default_factory=list)
+    pictures: list[tuple[int, Picture]] = field(default_factory=list)
 
     async def say(self, table: Table, text: str, *, pings: Sequence[int] = ()) -> None:
         """|coro| Record *text* and whom it pings (see :meth:`Messenger.say`)."""
@@ -76,6 +85,10 @@ class RecordingMessenger:
     async def mark_ended(self, table: Table, text: str) -> None:
         """|coro| Record *text* (see :meth:`Messenger.mark_ended`)."""
         self.ended.append(text)
+
+    async def show_picture(self, table: Table, picture: Picture) -> None:
+        """|coro| Record *picture* (see :meth:`Messenger.show_picture`)."""
+        self.pictures.append((table.id, picture))
 
     def watch(self, table: Table) -> list[Coroutine[Any, Any, None]]:
         """No messages to keep current: no tasks."""

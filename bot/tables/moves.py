@@ -22,6 +22,7 @@ from bot.tables import snapshots
 from bot.tables.core import Actor, now_ms
 from bot.tables.held import HeldMoves
 from bot.tables.messenger import Messenger
+from bot.tables.pictures import TablePictures
 from bot.tables.race import Claim, Outcome, RaceArbiter
 from bot.tables.rebuild import Rebuilder
 from bot.tables.registry import TableRegistry
@@ -156,6 +157,8 @@ class Moves:
         self.held = HeldMoves(registry, self.submit)
         """People's moves a timed rule holds back, each made when the rule allows it."""
         self.finish_hooks: list[Callable[[int], Awaitable[Any]]] = []
+        self.pictures = TablePictures(registry, messenger)
+        """The moments' pictures, read after each committed move and drawn off the click path."""
 
     # ------------------------------------------------------------------ the one path
 
@@ -309,6 +312,7 @@ class Moves:
         table.delivered = engine.action_count
         self._checkpoint(table)
         table.last_move_ms[player] = self.clock()
+        self.pictures.observe(table, events)
         table.timers.observe(engine.timed_rules(), self.clock())
         table.bump()
         if engine.is_over:

@@ -7,8 +7,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Sequence
 
+from bot.art.pictures import Moment, render
 from bot.storage import TournamentRow
 from bot.storage.outbox import Notice
 from bot.tournaments.core import TournamentCore
@@ -16,6 +19,8 @@ from bot.tournaments.messenger import TournamentMessenger
 from bot.tournaments.texts import TournamentTexts
 
 __all__ = ["Announcements"]
+
+log = logging.getLogger("parlor.tournaments")
 
 
 class Announcements:
@@ -68,3 +73,20 @@ class Announcements:
     def redraw_later(self, tid: int) -> None:
         """Redraw tournament *tid*'s message once the caller is done (a chore)."""
         self.core.spawn(self.redraw(tid))
+
+    async def picture(self, t: TournamentRow, moment: Moment) -> None:
+        """|coro| Draw *moment* (standings, a bracket) in a worker thread, off the loop, and post it in
+        *t*'s channel (``docs/art.md`` §7). Never raises: a picture that cannot be drawn is logged.
+        """
+        try:
+            drawn = await asyncio.to_thread(render, moment)
+        except Exception:
+            log.exception("tournament %s: could not draw its %s", t.id, type(moment).__name__)
+            return
+        await self.messenger.show_picture(t, drawn)
+
+    def picture_later(self, t: TournamentRow, moment: Moment) -> None:
+        """Post *moment*'s picture in *t*'s channel once the caller is done (a chore, after the text
+        it goes with).
+        """
+        self.core.spawn(self.picture(t, moment))

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from bot.art.pictures import Picture
 from bot.storage import TournamentRow
 from bot.storage.outbox import Notice
 
@@ -49,6 +50,9 @@ class TournamentMessenger(Protocol):
         buttons *t*'s status allows. Never raises.
         """
 
+    async def show_picture(self, t: TournamentRow, picture: Picture) -> None:
+        """|coro| Post *picture* (its standings or bracket, ``docs/art.md`` §7) in *t*'s channel. Never raises."""
+
 
 @dataclass
 class RecordingTournamentMessenger:
@@ -62,11 +66,14 @@ class RecordingTournamentMessenger:
         The users each post of :attr:`posts` pinged, in the same order.
     redrawn:
         ``(tournament id, text)`` of every redraw of a tournament message, in order.
+    pictures:
+        ``(tournament id, picture)`` of every picture posted, in order.
     """
 
     posts: list[str] = field(default_factory=list)
     pings: list[tuple[int, ...]] = field(default_factory=list)
     redrawn: list[tuple[int, str]] = field(default_factory=list)
+    pictures: list[tuple[int, Picture]] = field(default_factory=list)
 
     async def ready(self) -> None:
         """|coro| Ready at once."""
@@ -90,3 +97,7 @@ class RecordingTournamentMessenger:
     async def redraw(self, t: TournamentRow, text: str) -> None:
         """|coro| Record the redraw (see :meth:`TournamentMessenger.redraw`)."""
         self.redrawn.append((t.id, text))
+
+    async def show_picture(self, t: TournamentRow, picture: Picture) -> None:
+        """|coro| Record the picture (see :meth:`TournamentMessenger.show_picture`)."""
+        self.pictures.append((t.id, picture))

@@ -26,6 +26,7 @@ from bot.tournaments.announcements import Announcements
 from bot.tournaments.core import TournamentCore, TournamentError
 from bot.tournaments.model import Match, Result
 from bot.tournaments.noshow import NoShowWatch
+from bot.tournaments.pictures import bracket_moment, standings_moment
 from bot.tournaments.registration import Registration
 from bot.tournaments.results import Results
 from bot.tournaments.state import TournamentState, multiplayer, plural, result_from_json, uid
@@ -172,6 +173,8 @@ class Scheduler:
             said = [] if nxt is None else self.announce.notice(
                 t, self.texts.standings_text(s, title=f"Standings after round {rnd.number}"))
             await self.storage.finish_round(tid, rnd.number, notices=said)
+            if nxt is not None:
+                self.pictures(s, f"standings after round {rnd.number}")
         if nxt is None:
             await self.finish(s, early=False)
             return
@@ -285,8 +288,20 @@ class Scheduler:
                                           notices=self.announce.notice(
                                               t, f"{head}\n{self.texts.standings_text(s, title='Final standings')}",
                                               pings=[uid(winner)] if winner else []))
+        self.pictures(s, "final standings")
         await self.announce.redraw(t.id)
         log.info("tournament %s finished (early=%s)", t.id, early)
+
+    def pictures(self, s: TournamentState, title: str) -> None:
+        """Post *s*'s standings picture (and an elimination's bracket) after the standings text, as chores
+        drawn off the loop (``docs/art.md`` §7).
+        """
+        names = s.names  # as typed: a picture renders no Markdown
+        rows = self.texts.standings(s)
+        if rows:
+            self.announce.picture_later(s.t, standings_moment(f"{s.t.name}: {title}", rows, names))
+        if s.t.format == "elimination" and s.rounds:
+            self.announce.picture_later(s.t, bracket_moment(f"{s.t.name}: bracket", s.model_rounds(), names))
 
     async def on_game_finished(self, game_id: int) -> None:
         """|coro| A table's result was stored (a finish hook of the table service): if it is a tournament

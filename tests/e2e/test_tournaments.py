@@ -414,3 +414,45 @@ async def test_a_name_with_mentions_and_markdown_pings_nobody_and_shows_as_writt
         export = await fake.slash(organizer, world.channel, "tournament export")
         (data,) = export.message.files.values()
         assert raw in data.decode(), "the CSV keeps the name as it is"
+
+
+def pictures_in(fake: FakeDiscord, channel: Any, filename: str) -> list[Any]:
+    """The channel's messages carrying an attachment named *filename* (each a V2 picture message)."""
+    return [m for m in fake.messages(channel) if any(a["filename"] == filename for a in m.attachments)]
+
+
+async def test_an_elimination_posts_its_standings_and_bracket_as_pictures(fake: FakeDiscord, world: World,
+                                                                          tmp_path: Path) -> None:
+    """Four players, single elimination: with each standings post (after round 1, and the final ones) come
+    a standings picture and the bracket so far (each match's winner) in the tournament's channel, each
+    a Components V2 message with the PNG in its media gallery (docs/art.md §7)."""
+    organizer = fake.add_user("org", guild=world.guild, permissions=DEFAULT_PERMISSIONS | MANAGE_EVENTS)
+    players = people(fake, world, 4)
+    users = {f"u{u.id}": u for u in players}
+    async with _parlor(fake, tmp_path / "p.db") as bot:
+        message = await create(fake, world, organizer, name="Cup", game="high-card", format="elimination",
+                               options="tricks=1")
+        for user in players:
+            await fake.click(user, message, "Register")
+        await settled(fake, await fake.slash(organizer, world.channel, "tournament start"))
+        for number in (1, 2):
+            await wait_round(fake, bot, 1, number)
+            for m in await current_matches(bot, 1):
+                await show_up(fake, bot, m.game_id, users)
+                await play(fake, bot, m.game_id, users)
+        await fake.wait_for(lambda: len(pictures_in(fake, world.channel, "tournament-bracket.png")) == 2
+                            and len(pictures_in(fake, world.channel, "tournament-standings.png")) == 2,
+                            timeout=30, what="the final standings' and the bracket's pictures")
+        s = await service_of(bot).load(1)
+        assert s.t.status == "finished"
+        after_round_1, final = pictures_in(fake, world.channel, "tournament-standings.png")
+        assert "after round 1" in after_round_1.text and "final standings" in final.text
+        first_bracket, bracket = pictures_in(fake, world.channel, "tournament-bracket.png")
+        for picture in (after_round_1, final, first_bracket, bracket):
+            (attachment,) = picture.attachments
+            assert picture.is_v2 and picture.media == [(f"attachment://{attachment['filename']}",
+                                                        attachment["description"])]
+        winner = next(r.player for r in standings(list(users), s.model_rounds()) if r.rank == 1)
+        alt = bracket.attachments[0]["description"]
+        assert "round 1" in alt and "round 2" in alt and f"({s.names[winner]} won)" in alt
+        assert "round 2" not in first_bracket.attachments[0]["description"]

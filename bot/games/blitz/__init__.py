@@ -37,6 +37,7 @@ GAME = Game(
     bots=BOTS,
     summary=SUMMARY,
     ui="cogs._blitz_ui:BlitzUI",
+    pictures="cogs._pictures:blitz_moments",
     command="Play Blitz (31): draw, discard, knock, keep your lives",
     tagline="draw and discard toward 31, knock, lose lives",
     quick_options={"lives": 1},  # one life: the first round decides

@@ -34,6 +34,7 @@ GAME = Game(
     bots=BOTS,
     summary=SUMMARY,
     ui="cogs._blitzkrieg_ui:BlitzkriegUI",
+    pictures="cogs._pictures:blitzkrieg_moments",
     command="Play Blitzkrieg (War with special battles)",
     tagline="War with twenty named special battles, against a friend or the house bot",
     quick_options={"max_battles": 40},  # forty battles, then the larger deck wins

@@ -30,6 +30,7 @@ GAME = Game(
     bots=BOTS,
     summary=SUMMARY,
     ui="cogs._dutch_ui:DutchUI",
+    pictures="cogs._pictures:dutch_moments",
     command="Play Dutch, the memory card game",
     tagline="a memory game: hidden hands, peeks and swaps, jump-ins, the \"Dutch\" call",
     # One round; no wait before a jump-in; a look lasts a second.

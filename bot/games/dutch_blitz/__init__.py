@@ -105,6 +105,7 @@ GAME = Game(
     bots=BOTS,
     summary=SUMMARY,
     ui="cogs._dutch_blitz_ui:DutchBlitzUI",
+    pictures="cogs._pictures:dutch_blitz_moments",
     command="Play Dutch Blitz",
     tagline="everyone plays at once, racing cards onto shared Dutch piles; hands to 75 points",
     # One hand decides; the host's End hand works after 1 s without a Dutch-pile play; whole Post piles may move.
