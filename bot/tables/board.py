@@ -48,6 +48,7 @@ STYLES = ("primary", "secondary", "success", "danger")
 """The button styles a :class:`BoardButton` may have."""
 
 _TOKEN_RE = re.compile(TOKEN_PATTERN)
+_EMOJI_RE = re.compile(r"<:[A-Za-z0-9_]{2,32}:\d{1,20}>")
 
 
 class LimitError(ValueError):
@@ -189,6 +190,10 @@ class BoardButton:
         Shown greyed out.
     row:
         The action row (0–4), or ``None`` to let Discord flow the buttons.
+    emoji:
+        A card's emoji markup shown before the label (``<:p1_db_r8:ID>``, from
+        :meth:`CardStyle.emoji <bot.tables.faces.CardStyle.emoji>`), or ``None``. The label still
+        names the card in words ("Wood yellow 8"), for screen readers (``docs/art.md`` §7).
 
     Raises
     ------
@@ -196,7 +201,7 @@ class BoardButton:
         The label is empty or longer than 80 characters, the token does not match
         :data:`TOKEN_PATTERN`, or the row is outside 0–4 (``docs/design.md`` §5).
     ValueError
-        An unknown style.
+        An unknown style, or an emoji that is not a custom emoji's markup.
     """
 
     label: str
@@ -204,8 +209,11 @@ class BoardButton:
     style: str = "secondary"
     disabled: bool = False
     row: int | None = None
+    emoji: str | None = None
 
     def __post_init__(self) -> None:
+        if self.emoji is not None and not _EMOJI_RE.fullmatch(self.emoji):
+            raise ValueError(f"button {self.label!r}: emoji {self.emoji!r} is not a custom emoji's markup <:name:id>")
         check_length("button label", self.label, BUTTON_LABEL_MAX, minimum=1)
         check_token(self.token)
         if self.row is not None and not 0 <= self.row < ROWS_MAX:

@@ -22,7 +22,7 @@ from bot.tables.components import board_view
 from bot.tables.core import now_ms, wait_event
 from bot.tables.registry import TableRegistry
 from bot.tables.table import Table, TableStatus
-from bot.tables.text import fit_text
+from bot.tables.text import CONTENT_MAX, fit_text
 from bot.tables.ui import BoardItem, BoardSelect
 
 __all__ = ["LiveBoards", "OpenBoard", "Reply", "Face", "BOARD_TOKEN_S", "FOLLOW_S", "BOARD_NOTE_S"]
@@ -240,7 +240,12 @@ class LiveBoards:
             return Face(fit_text(f"{note}\nThe game is over.".strip()), (), True)
         notes = table.notes_for(player, now_ms())
         board = ui.board(table, player, selection)
-        text = fit_text("\n".join(x for x in [note, *notes, board.text] if x))
+        text = "\n".join(x for x in [note, *notes, board.text] if x)
+        if len(text) > CONTENT_MAX and ui.cards(table).uses_emojis:  # too long with emojis: cards as text
+            with self.registry.faces.plain():
+                board = ui.board(table, player, selection)
+            text = "\n".join(x for x in [note, *notes, board.text] if x)
+        text = fit_text(text)
         items = tuple(board.buttons)
         return Face(text, items, all(ui.token_is_stable(token) for token in _tokens(items)))
 

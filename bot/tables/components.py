@@ -63,11 +63,13 @@ LOBBY_VERBS = {
 
 
 def _button(label: str, style: discord.ButtonStyle, custom_id: str, *, disabled: bool = False,
-            row: int | None = None) -> discord.ui.Button[Any]:
-    """A button whose label (1–80) and custom id (≤ 100) fit Discord, else :class:`LimitError`."""
+            row: int | None = None, emoji: str | None = None) -> discord.ui.Button[Any]:
+    """A button whose label (1–80) and custom id (≤ 100) fit Discord, else :class:`LimitError`; *emoji*
+    is a card's emoji markup (``<:p1_std_qh:ID>``, ``docs/art.md`` §7) or ``None``.
+    """
     check_length("button label", label, BUTTON_LABEL_MAX, minimum=1)
     check_length("custom id", custom_id, CUSTOM_ID_MAX)
-    return discord.ui.Button(label=label, style=style, disabled=disabled, row=row, custom_id=custom_id)
+    return discord.ui.Button(label=label, style=style, disabled=disabled, row=row, custom_id=custom_id, emoji=emoji)
 
 
 def _options(options: list[tuple[str, str, str]]) -> list[discord.SelectOption]:
@@ -201,10 +203,10 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     def __init__(self, table_id: int, version: int, token: str, label: str = "move",
                  style: discord.ButtonStyle = discord.ButtonStyle.primary, disabled: bool = False,
-                 row: int | None = None) -> None:
+                 row: int | None = None, emoji: str | None = None) -> None:
         self.table_id, self.version, self.token = table_id, version, token
         super().__init__(_button(label, style, f"parlor:move:{table_id}:v{version}:{token}", disabled=disabled,
-                                 row=row))
+                                 row=row, emoji=emoji))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -227,9 +229,10 @@ class PublicButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     """
 
     def __init__(self, table_id: int, token: str, label: str = "?",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False) -> None:
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False,
+                 emoji: str | None = None) -> None:
         self.table_id, self.token = table_id, token
-        super().__init__(_button(label, style, f"parlor:pub:{table_id}:{token}", disabled=disabled))
+        super().__init__(_button(label, style, f"parlor:pub:{table_id}:{token}", disabled=disabled, emoji=emoji))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -376,7 +379,7 @@ def table_view(table_id: int, board_label: str, extra: list[BoardButton] | None 
         over 80 characters.
     """
     items: list[discord.ui.Item[Any]] = [TableButton("board", table_id, board_label, discord.ButtonStyle.primary)]
-    items += [PublicButton(table_id, b.token, b.label, STYLES[b.style], b.disabled) for b in extra or []]
+    items += [PublicButton(table_id, b.token, b.label, STYLES[b.style], b.disabled, b.emoji) for b in extra or []]
     items.append(TableButton("leave", table_id, "Leave game", discord.ButtonStyle.secondary))
     items.append(TableButton("howto", table_id, "How to play", discord.ButtonStyle.secondary))
     return _view(items)
@@ -419,5 +422,5 @@ def board_view(table_id: int, version: int, buttons: Sequence[BoardItem]) -> dis
             items.append(MoveSelect(table_id, version, list(item.options), item.placeholder, row))
         else:
             items.append(MoveButton(table_id, version, item.token, item.label, STYLES[item.style], item.disabled,
-                                    item.row))
+                                    item.row, item.emoji))
     return _view(items)

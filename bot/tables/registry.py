@@ -17,9 +17,10 @@ from bot.engine import GAMES, Engine
 from bot.engine.bots import Bot
 from bot.engine.options import describe_options
 from bot.tables.core import Actor
+from bot.tables.faces import CardFaces
 from bot.tables.race import Outcome
 from bot.tables.table import Table, TableError, TableStatus
-from bot.tables.text import fit_text
+from bot.tables.text import CONTENT_MAX, fit_text
 from bot.tables.ui import GameUI
 
 if TYPE_CHECKING:
@@ -48,6 +49,8 @@ class TableRegistry:
         The repository (games, seats, action log, results).
     config:
         The ``[tables]`` settings.
+    faces:
+        This client's card emojis (:mod:`bot.tables.faces`); default none loaded (cards as text).
 
     Attributes
     ----------
@@ -63,11 +66,14 @@ class TableRegistry:
         ``(shard_count, shard ids)`` of this process (``(0, None)``: every guild).
     closing:
         Set once the bot shuts down: nothing new starts.
+    faces:
+        The card emojis every registered UI draws its cards with (``docs/art.md`` §7).
     """
 
-    def __init__(self, storage: Storage, config: TablesConfig) -> None:
+    def __init__(self, storage: Storage, config: TablesConfig, faces: CardFaces | None = None) -> None:
         self.storage = storage
         self.config = config
+        self.faces = faces or CardFaces()
         self.tables: dict[int, Table] = {}
         self.uis: dict[str, GameUI] = {}
         self.engines: dict[str, tuple[type[Engine], dict[str, Callable[..., Bot]]]] = {}
@@ -103,6 +109,7 @@ class TableRegistry:
         if engine is None:
             game = GAMES[ui.kind]
             engine, bots = game.engine, dict(game.bots) if bots is None else bots
+        ui.faces = self.faces
         self.uis[ui.kind] = ui
         self.engines[ui.kind] = (engine, dict(bots or {}))
 
@@ -221,14 +228,25 @@ class TableRegistry:
                 f"Seats ({len(table.seats)}/{table.max_players}, at least {table.min_players}):\n{seats}")
 
     def public_text(self, table: Table) -> str:
-        """The public table message for the current state (≤ 2000 characters)."""
+        """The public table message for the current state (≤ 2000 characters).
+
+        Cards are drawn as emojis where they may be; a message too long with them is drawn again
+        with cards as text (``docs/art.md`` §7) before lines are left out.
+        """
+        text = self._public_text(table)
+        if len(text) > CONTENT_MAX and self.faces.style(table.thread_id).uses_emojis:
+            with self.faces.plain():
+                text = self._public_text(table)
+        return fit_text(text)
+
+    def _public_text(self, table: Table) -> str:
         ui = self.uis[table.kind]
         text = ui.public_text(table)
         if table.engine is not None and table.engine.is_over:
             text = f"{text}\n\n{ui.result_text(table)}"
         if table.notice:
             text = f"{table.notice}\n{text}"
-        return fit_text(text)
+        return text
 
     # ------------------------------------------------------------------ storage and tasks
 

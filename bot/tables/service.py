@@ -34,6 +34,7 @@ import discord
 from bot.engine import Action
 from bot.tables.boards import LiveBoards
 from bot.tables.core import BOT_SPEEDS, Actor, bot_speed_factor, posted_ms
+from bot.tables.faces import CardFaces
 from bot.tables.interactions import Interactions, shown_name
 from bot.tables.lobby import Lobby
 from bot.tables.loops import Loops
@@ -177,7 +178,9 @@ class TableService(Tables):
     """How long an interaction token lives, in seconds (Discord: 15 minutes; tests shorten it)."""
 
     def __init__(self, storage: Storage, config: TablesConfig, client: discord.Client) -> None:
-        registry = TableRegistry(storage, config)
+        from bot.emoji_sync import emojis_usable
+
+        registry = TableRegistry(storage, config, CardFaces(lambda channel_id: emojis_usable(client, channel_id)))
         self.client = client
         self.boards = LiveBoards(registry)
         self.messages = DiscordMessenger(registry, client, self.boards)
