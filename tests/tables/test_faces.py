@@ -21,7 +21,8 @@ from tests.engine.sample_game import HighCard
 def synced(usable: Any = None) -> CardFaces:
     """Faces with every card emoji of this art version loaded, with snowflake-long ids (19 digits)."""
     faces = CardFaces(usable)
-    assert faces.load((1_300_000_000_000_000_000 + i, emoji_name(k)) for i, k in enumerate(EMOJI_KEYS)) == len(EMOJI_KEYS)
+    loaded = faces.load((1_300_000_000_000_000_000 + i, emoji_name(k)) for i, k in enumerate(EMOJI_KEYS))
+    assert loaded == len(EMOJI_KEYS)
     return faces
 
 
