@@ -83,10 +83,14 @@ class CardStyle:
     ----------
     emojis:
         Card key to its emoji; empty draws every card as text (:data:`PLAIN`).
+    drawn:
+        A cache of :meth:`card`'s answers by card id, shared by the styles of one map (a table is
+        drawn many times a second; a card's markup never changes while the map does not).
     """
 
-    def __init__(self, emojis: Mapping[str, CardEmoji]) -> None:
+    def __init__(self, emojis: Mapping[str, CardEmoji], drawn: dict[Any, str] | None = None) -> None:
         self._emojis = emojis
+        self._drawn: dict[Any, str] = {} if drawn is None else drawn
 
     @property
     def uses_emojis(self) -> bool:
@@ -120,6 +124,17 @@ class CardStyle:
         """
         if card is None:
             return NO_CARD
+        if not self._emojis:
+            return _text(card)
+        ident = _ident(card)
+        found = self._drawn.get(ident) if ident is not None else None
+        if found is None:
+            found = self._card(card)
+            if ident is not None:
+                self._drawn[ident] = found
+        return found
+
+    def _card(self, card: CardLike) -> str:
         text = _text(card)
         emoji = self.emoji(card)
         if emoji is None:
@@ -180,6 +195,18 @@ class CardStyle:
         return emoji.markup if emoji is not None else text
 
 
+def _ident(card: CardLike) -> Any:
+    """What identifies *card*'s face for the cache: its id (``QH1``, ``2R7``), or a view's colour and value."""
+    if isinstance(card, str):
+        return card
+    if isinstance(card, Card | BlitzCard):
+        return card.id
+    ident = card.get("id")
+    if isinstance(ident, str):
+        return ident
+    return (card.get("colour"), card.get("value")) if "colour" in card else None
+
+
 def _text(card: CardLike) -> str:
     """The text of *card* in its own deck (:mod:`bot.tables.cards`)."""
     if isinstance(card, BlitzCard) or (isinstance(card, Mapping) and card.get("colour") in BLITZ_INITIALS):
@@ -208,6 +235,7 @@ class CardFaces:
 
     def __init__(self, usable: Callable[[int], bool] | None = None) -> None:
         self._emojis: dict[str, CardEmoji] = {}
+        self._drawn: dict[Any, str] = {}
         self.usable: Callable[[int], bool] = usable or (lambda channel_id: True)
         self._plain = 0
 
@@ -231,13 +259,14 @@ class CardFaces:
             if key is not None and key not in found:
                 found[key] = CardEmoji(key, name, int(emoji_id))
         self._emojis = found
+        self._drawn = {}
         return len(found)
 
     def style(self, channel_id: int | None) -> CardStyle:
         """The style of a message in channel *channel_id*: emojis when loaded and usable there, else :data:`PLAIN`."""
         if not self._emojis or self._plain or channel_id is None or not self.usable(channel_id):
             return PLAIN
-        return CardStyle(self._emojis)
+        return CardStyle(self._emojis, self._drawn)
 
     @contextlib.contextmanager
     def plain(self) -> Iterator[None]:
