@@ -117,7 +117,7 @@ async def load_card_emojis(client: discord.Client, faces: CardFaces) -> int:
     if count:
         log.info("card emojis: %d of art version %d", count, ART_VERSION)
     else:
-        log.info("no card emojis of art version %d: cards are shown as text (run `parlor sync`)", ART_VERSION)
+        log.info("no card emojis of art version %d yet: cards are shown as text until they are synced", ART_VERSION)
     return count
 
 
