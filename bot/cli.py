@@ -591,6 +591,7 @@ async def _sync(config: Any, guild_id: int | None) -> int:
                     where += " (global; Discord may take up to an hour to show changes)"
                 print(f"synced {len(synced)} commands to {where}: {', '.join('/' + c.name for c in synced)}")
                 print(f"synced {await sync_card_emojis(bot)}")
+                await bot.load_card_emojis()  # this client draws its cards with the emojis just synced
             except discord.LoginFailure as exc:
                 raise ConfigError("DISCORD_TOKEN / discord.token", f"Discord rejected the token ({exc}).") from None
             except EmojiSyncRefused as exc:

@@ -241,10 +241,11 @@ class ParlorBot(commands.Bot):
                 self.tables.messages.budget = RestBudget(share)
 
     async def setup_hook(self) -> None:
-        """Load the cogs (each registers its game and components), then restore live tables."""
+        """Load the cogs (each registers its game and components), fetch the card emojis, then restore live tables."""
         for name in self._extensions_to_load if self._extensions_to_load is not None else cog_extensions():
             await self.load_extension(name)
             log.info("loaded %s", name)
+        await self.load_card_emojis()
         if self.config.health.heartbeat_file:
             self._heartbeat = asyncio.get_running_loop().create_task(self._beat(), name="parlor-heartbeat")
         if self._restore_tables:
@@ -252,6 +253,15 @@ class ParlorBot(commands.Bot):
             if restored:
                 log.info("restored %d table(s) after a restart", restored)
             self.tables.outbox.start()  # what an earlier run stored and did not post goes out first
+
+    async def load_card_emojis(self) -> int:
+        """|coro| Fetch the application's card emojis into the tables' :class:`~bot.tables.faces.CardFaces`
+        (at start-up, and again after ``parlor sync``); returns how many (0: cards are shown as text;
+        ``docs/art.md`` §8).
+        """
+        from bot.emoji_sync import load_card_emojis
+
+        return await load_card_emojis(self, self.tables.registry.faces)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         """Register persistent components, remembering their custom id templates (see :meth:`on_interaction`)."""

@@ -11,13 +11,17 @@ own API (``Client.fetch_application_emojis``, ``Client.create_application_emoji`
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 import discord
 
 from bot.art.emojis import ART_VERSION, emoji_name, emoji_png, plan_sync
+from bot.tables.faces import CardFaces
 
-__all__ = ["EmojiSyncReport", "EmojiSyncRefused", "sync_card_emojis"]
+__all__ = ["EmojiSyncReport", "EmojiSyncRefused", "sync_card_emojis", "load_card_emojis", "emojis_usable"]
+
+log = logging.getLogger("parlor.emojis")
 
 
 @dataclass(frozen=True)
@@ -88,3 +92,53 @@ async def sync_card_emojis(client: discord.Client) -> EmojiSyncReport:
         raise EmojiSyncRefused(f"Discord refused {step}: {reason} (before that: {done.created} created, "
                                f"{done.deleted} deleted)", done) from None
     return EmojiSyncReport(created, kept, deleted)
+
+
+async def load_card_emojis(client: discord.Client, faces: CardFaces) -> int:
+    """|coro| Fill *faces* with the application's card emojis of this art version; returns how many.
+
+    Called at start-up (``ParlorBot.setup_hook``) and after ``parlor sync`` (``docs/art.md`` §8).
+    When Discord cannot be asked, it logs a warning and keeps what *faces* had (cards stay text
+    where no emoji is known); it never raises for Discord's refusal.
+
+    Parameters
+    ----------
+    client:
+        A logged-in discord.py client (its ``application_id`` known).
+    faces:
+        The client's :class:`~bot.tables.faces.CardFaces` (the table registry's).
+    """
+    try:
+        emojis = await client.fetch_application_emojis()
+    except (discord.HTTPException, discord.ClientException) as exc:
+        log.warning("could not fetch the card emojis (cards are shown as text): %s", " ".join(str(exc).split()))
+        return faces.loaded
+    count = faces.load((emoji.id, emoji.name) for emoji in emojis)
+    if count:
+        log.info("card emojis: %d of art version %d", count, ART_VERSION)
+    else:
+        log.info("no card emojis of art version %d yet: cards are shown as text until they are synced", ART_VERSION)
+    return count
+
+
+def emojis_usable(client: discord.Client, channel_id: int) -> bool:
+    """Whether a message in channel *channel_id* may show the application's emojis.
+
+    Discord shows an application emoji the way it shows any emoji from outside the server: in a
+    message the bot sends only when the bot may **Use External Emojis** in the channel; in an
+    interaction's answer (an ephemeral board, an edit through the interaction's token), historically
+    only when **@everyone** may (Discord now checks the application's permissions there too). So
+    both must have it. A channel not in discord.py's cache (or without the bot's member) is
+    ``False``: cards are then shown as text, which is always right. A DM has no permissions: ``True``.
+    """
+    channel = client.get_channel(channel_id)
+    if channel is None:
+        return False
+    if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+        return True
+    guild = channel.guild
+    me = guild.me
+    if me is None:
+        return False
+    return bool(channel.permissions_for(me).use_external_emojis
+                and channel.permissions_for(guild.default_role).use_external_emojis)

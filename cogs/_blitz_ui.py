@@ -10,8 +10,10 @@ The board's buttons are the player's legal actions, one button each (``Knock``, 
 stock``, ``Take the 9♠ (discard pile)``; then ``Discard K♦ (keep 21)``), carrying the kit's action
 tokens (:mod:`bot.tables.codec`): opaque, checked against the table as it is when clicked, naming
 no card; the default :meth:`GameUI.on_board_click <bot.tables.ui.GameUI.on_board_click>` plays
-them. While someone else plays, the two draws are shown greyed out. Cards are drawn by the kit's
-:func:`bot.tables.cards.playing_card`.
+them. While someone else plays, the two draws are shown greyed out. Cards are drawn through the
+kit's :class:`~bot.tables.faces.CardStyle` (:meth:`GameUI.cards <bot.tables.ui.GameUI.cards>`):
+the card emojis with the card's name beside them where synced and usable, else ``Q♠`` as text;
+a button that names a card carries its emoji (``docs/art.md`` §8).
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from typing import Any, ClassVar
 from bot.engine import GAMES, Action, Event
 from bot.games.blitz.narrate import blitz_reason, showdown_reason
 from bot.tables import GameUI, Table
-from bot.tables.cards import NO_CARD, playing_card
 from bot.tables.codec import codec_for
+from bot.tables.faces import PLAIN, CardStyle
 from bot.tables.ui import Board, BoardButton, fit_label
 
 __all__ = ["BlitzUI", "LAST_MOVES"]
@@ -36,12 +38,8 @@ QUIET_EVENTS = frozenset({"lives"})
 """Public events left out of the last moves (the lives are on the table message anyway)."""
 
 
-def _card(card: Mapping[str, Any] | str | None) -> str:
-    return NO_CARD if card is None else playing_card(card)
-
-
-def _cards(cards: Sequence[Mapping[str, Any]]) -> str:
-    return " ".join(_card(c) for c in cards)
+def _cards(cards: Sequence[Mapping[str, Any]], style: CardStyle = PLAIN) -> str:
+    return " ".join(style.card(c) for c in cards)
 
 
 def _points(value: Mapping[str, Any] | None) -> str:
@@ -82,6 +80,7 @@ class BlitzUI(GameUI):
         assert engine is not None
         view = engine.view(None)
         name = table.display_name
+        _card = self.cards(table).card
         lines = [f"**Blitz (31)** — table #{table.id} · round {view['round']} · {name(view['dealer'])} deals"]
         if view["winner"] is None and view["turn"] is not None:
             lines.append(f"Discard pile: **{_card(view['discard_top'])}** · stock: {view['stock_count']} cards")
@@ -113,8 +112,9 @@ class BlitzUI(GameUI):
         """
         d = event.data
         name = table.display_name
-        if event.type in ("blitz", "showdown"):
-            hands = [f"• {name(p)}: {_cards(cards)} — **{_points(d['values'].get(p))}**"
+        if event.type in ("blitz", "showdown"):  # every hand is shown face up (rules §5)
+            style = self.cards(table)
+            hands = [f"• {name(p)}: {_cards(cards, style)} — **{_points(d['values'].get(p))}**"
                      for p, cards in d["hands"].items()]
             if event.type == "blitz":
                 head = "🎯 **31!** " + blitz_reason(d, name)
@@ -154,6 +154,8 @@ class BlitzUI(GameUI):
             lines.append("💀 You are out of this game: you have no lives left. Watch the table message.")
             return "\n".join(lines)
         hand = view["hand"]
+        style = self.cards(table)
+        _card = style.card
         value = _points(view["hand_value"])
         top = _card(view["discard_top"])
         mine = player == view["turn"]
@@ -162,11 +164,11 @@ class BlitzUI(GameUI):
             where = "from the discard pile — keep it this turn" if view["must_keep"] else (
                 "from the discard pile" if view["drew_from"] == "discard" else "from the stock")
             best = view["best_discard"]
-            lines.append(f"{_cards(hand[:-1])} + **{_card(drawn)}** (drawn {where})")
+            lines.append(f"{_cards(hand[:-1], style)} + **{_card(drawn)}** (drawn {where})")
             lines.append(f"Discard one: the best you can keep is **{value}**"
                          + (f" (discard the {_card(best)})." if best else "."))
         else:
-            lines.append(f"{_cards(hand)} — worth **{value}**")
+            lines.append(f"{_cards(hand, style)} — worth **{value}**")
             lines.append(f"Discard pile: **{top}** · stock: {view['stock_count']} cards")
         knocker = view["knocker"]
         if knocker == player:
@@ -189,16 +191,25 @@ class BlitzUI(GameUI):
         codec = codec_for(table, player)
         buttons = []
         legal = engine.legal_actions(player)
+        view = engine.view(player)
+        cards = self.cards(table)
+
+        def emoji(action: Action) -> str | None:
+            """The emoji of the card a move names: the discard pile's top (seen by all) or one's own card."""
+            card = view["discard_top"] if action.get("source") == "discard" else action.get("card")
+            found = cards.emoji(card) if action["type"] in ("draw", "discard") else None
+            return found.markup if found is not None else None
+
         for action in legal:
             style = "danger" if action["type"] == "knock" else "primary"
             buttons.append(BoardButton(self.action_label(table, player, action), codec.token(action), style, row=0,
-                                       group=GROUP_OF.get(action["type"], "actions")))
+                                       group=GROUP_OF.get(action["type"], "actions"), emoji=emoji(action)))
         view = engine.view(player)
         if not legal and player in view["in"] and view["turn"] is not None:
             # Someone else's turn: the draws, greyed out until it is this player's (a steady layout).
             for action in ({"type": "draw", "source": "stock"}, {"type": "draw", "source": "discard"}):
                 buttons.append(BoardButton(self.action_label(table, player, action), codec.token(action),
-                                           disabled=True, row=0, group="piles"))
+                                           disabled=True, row=0, group="piles", emoji=emoji(action)))
         return Board(self.private_text(table, player), buttons)
 
     def action_label(self, table: Table, player: str, action: Action) -> str:
@@ -211,11 +222,11 @@ class BlitzUI(GameUI):
         if kind == "draw" and action.get("source") == "stock":
             return "Draw from the stock"
         if kind == "draw":
-            return f"Take the {_card(engine.view(player)['discard_top'])} (discard pile)"
+            return f"Take the {PLAIN.card(engine.view(player)['discard_top'])} (discard pile)"
         if kind == "discard":
             after = engine.view(player).get("after_discard") or {}
             keep = after.get(action["card"])
-            return fit_label(f"Discard {_card(action['card'])}" + (f" (keep {keep['points']})" if keep else ""))
+            return fit_label(f"Discard {PLAIN.card(action['card'])}" + (f" (keep {keep['points']})" if keep else ""))
         return super().action_label(table, player, action)
 
     def private_note(self, table: Table, player: str, event: Event) -> str | None:

@@ -93,6 +93,7 @@ class BlitzkriegUI(GameUI):
         shown = self.shown_steps(table)
         telling = battle is not None and shown < 1 + len(battle["lines"])
         decks = battle["decks"] if telling else view["decks"]
+        cards = self.cards(table)
         lines.append(" · ".join(f"**{table.display_name(p)}**: {decks[p]} card{'' if decks[p] == 1 else 's'}"
                                 for p in players)
                      + (" (as the battle began)" if telling else ""))
@@ -107,7 +108,7 @@ class BlitzkriegUI(GameUI):
             p = next(iter(turned))
             other = next(q for q in players if q != p)
             lines.append(f"\n**Battle {view['battles'] + 1}**: {table.display_name(p)} has turned "
-                         f"{turned[p]['label']} — waiting for {table.display_name(other)}.")
+                         f"{cards.label(turned[p]['label'], turned[p])} — waiting for {table.display_name(other)}.")
         pending = view["pending"]
         if pending and not engine.is_over and not telling:
             lines.append(f"⏳ Waiting for **{table.display_name(pending['player'])}** — "
@@ -134,8 +135,9 @@ class BlitzkriegUI(GameUI):
         """The steps of *battle* shown so far: the two cards, then each narrated line, indented by depth."""
         cards = battle["cards"]
         a, b = list(cards)
-        steps = [f"**Battle {battle['number']}**: {table.display_name(a)} {cards[a]} ⚔️ "
-                 f"{cards[b]} {table.display_name(b)}"]
+        label = self.cards(table).label
+        steps = [f"**Battle {battle['number']}**: {table.display_name(a)} {label(cards[a])} ⚔️ "
+                 f"{label(cards[b])} {table.display_name(b)}"]
         for line in battle["lines"]:
             indent = "\u2003" * line["depth"] + ("↳ " if line["depth"] else "")
             text = self.named(table, line["text"])
@@ -191,19 +193,21 @@ class BlitzkriegUI(GameUI):
         view = engine.view(player)
         other = next(p for p in engine.players if p != player)
         lines = [f"**Blitzkrieg** — battle {view['battles']} of {view['max_battles']}"]
+        cards = self.cards(table)
         mine = view["turned"].get(player)
         last = view["battle"]
         if last is not None and last["lines"] and not view["pending"] and self.shown_steps(table) > len(last["lines"]):
             a, b = list(last["cards"])  # the last battle, once told on the table, stays on the board
-            lines.append(f"Last battle ({last['number']}): {last['cards'][a]} ⚔️ {last['cards'][b]} — "
+            lines.append(f"Last battle ({last['number']}): {cards.label(last['cards'][a])} ⚔️ "
+                         f"{cards.label(last['cards'][b])} — "
                          f"{self.named(table, last['lines'][-1]['text'])}")
         if mine is not None and view["turned"].get(other) is None:
-            lines.append(f"You turned {mine['label']}; waiting for {table.display_name(other)}.")
+            lines.append(f"You turned {cards.label(mine['label'], mine)}; waiting for {table.display_name(other)}.")
         hand = [e["card"] for e in view["table"] if e["face"] == "hand" and e["card"] is not None]
         if hand:
             total = sum(c["rank"] for c in hand)
-            lines.append(f"🔒 Your Cold War hand (only you see it): {', '.join(c['label'] for c in hand)} "
-                         f"— total {total}")
+            shown = ", ".join(cards.label(c["label"], c) for c in hand)
+            lines.append(f"🔒 Your Cold War hand (only you see it): {shown} — total {total}")
         pending = view["pending"]
         if pending and pending["player"] == player:
             if pending["kind"] == "napoleon":

@@ -7,8 +7,11 @@ table kit's codec turns into opaque tokens: they name the player's own piles, ne
 mean the same move whatever the table's version (everyone plays at once, so a board is nearly
 always a version behind). The engine refuses a move that no longer fits, with its reason.
 
-Cards are drawn by the table kit's :func:`bot.tables.cards.blitz_card`: each colour is shown and
-named (``🟥 R7``), so colour-blind players can play.
+Cards are drawn through the table kit's :class:`~bot.tables.faces.CardStyle` (:meth:`GameUI.cards
+<bot.tables.ui.GameUI.cards>`): as the card emojis with their colour's letter beside
+(``<:p1_db_r7:…> R7``) where the emojis are synced and usable, else as text with each colour shown
+and named (``🟥 R7``), so colour-blind players can play; a card button has the emoji and names the
+card in words ("Wood red 7", ``docs/art.md`` §8).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any
 
 from bot.engine import GAMES, Action
 from bot.tables import GameUI, Table, TableError
-from bot.tables.cards import blitz_card
+from bot.tables.faces import CardStyle
 from bot.tables.ui import Board, BoardButton, Click
 
 __all__ = ["DutchBlitzUI"]
@@ -27,10 +30,6 @@ COLOURS = ("red", "blue", "yellow", "green")
 
 PICK = "pick"
 """The board's selection while the player picks a card for a Post pile (the Pick… button)."""
-
-
-def _card(card: dict[str, Any] | None) -> str:
-    return blitz_card(card)
 
 
 def _source_name(source: str) -> str:
@@ -60,9 +59,11 @@ class DutchBlitzUI(GameUI):
     def public_text(self, table: Table) -> str:
         """Dutch piles grouped by colour, each seat's Blitz/Post/Wood tops, scores; the hand summary between hands."""
         view = table.engine.view(None)  # type: ignore[union-attr]
+        cards = self.cards(table)
+        _card = cards.card
         lines = [f"**Dutch Blitz** — table #{table.id} · hand {view['hand']} · playing to {view['target']}"]
         if view["phase"] == "play":
-            lines.append(self._piles_line(view))
+            lines.append(self._piles_line(view, cards))
             played = sum(p["size"] for p in view["dutch_piles"])
             lines.append(f"Cards on Dutch piles this hand: {played}")
         for seat in view["seats"]:
@@ -80,10 +81,10 @@ class DutchBlitzUI(GameUI):
                 lines.append("Press **Ready** for the next hand (bots are always ready; the host may start it).")
         return "\n".join(lines)
 
-    def _piles_line(self, view: dict[str, Any]) -> str:
+    def _piles_line(self, view: dict[str, Any], cards: CardStyle) -> str:
         groups = []
         for colour in COLOURS:
-            tops = [f"{_card(p['top'])}{'✓' if p['complete'] else ''}" for p in view["dutch_piles"]
+            tops = [f"{cards.card(p['top'])}{'✓' if p['complete'] else ''}" for p in view["dutch_piles"]
                     if p["colour"] == colour]
             if tops:
                 groups.append(" · ".join(tops))
@@ -141,7 +142,9 @@ class DutchBlitzUI(GameUI):
             ready = ([BoardButton("Ready", self.intent(table, player, {"do": "ready"}), "success")]
                      if {"type": "ready"} in legal else [])
             return Board(f"Hand {view['hand']} is over. Your total: {me['total']}.", ready)
-        lines = [self._piles_line(view),
+        cards = self.cards(table)
+        _card = cards.card
+        lines = [self._piles_line(view, cards),
                  f"Your Blitz pile: {me['blitz_count']} left · hand {me['hand_count']} · Wood {me['wood_count']}"]
         buttons: list[BoardButton] = []
         sources = [("blitz", me["blitz_top"])] + [(f"post:{i}", p[-1] if p else None)
@@ -153,15 +156,17 @@ class DutchBlitzUI(GameUI):
                 continue
             fits = any(a["type"] == "dutch" and a["from"] == source for a in legal)
             row = 1 if source.startswith("post:") else 0
+            shown, emoji = cards.button(card)
             if picking:  # every card goes to a Post pile now, even one that fits a Dutch pile
-                buttons.append(BoardButton(f"{_source_name(source)} {_card(card)}",
+                buttons.append(BoardButton(f"{_source_name(source)} {shown}",
                                            self.intent(table, player, {"pick": source}),
                                            "primary" if source in to_post else "secondary",
-                                           disabled=source not in to_post, row=row, group="cards"))
+                                           disabled=source not in to_post, row=row, group="cards", emoji=emoji))
                 continue
             style = "success" if selection == source else ("primary" if fits else "secondary")
-            buttons.append(BoardButton(f"{_source_name(source)} {_card(card)}",
-                                       self.intent(table, player, {"card": source}), style, row=row, group="cards"))
+            buttons.append(BoardButton(f"{_source_name(source)} {shown}",
+                                       self.intent(table, player, {"card": source}), style, row=row, group="cards",
+                                       emoji=emoji))
         if picking:
             lines.append("Pick the card to put on a Post pile, or Cancel.")
             buttons.append(BoardButton("Cancel", self.intent(table, player, {"do": "cancel"}), "secondary", row=3))
@@ -177,12 +182,13 @@ class DutchBlitzUI(GameUI):
                 if action["type"] in ("post", "stack") and action["from"] == selection:
                     j = int(action["to"][5:])
                     top = me["posts"][j][-1] if me["posts"][j] else None
+                    shown, emoji = cards.button(top)
                     if action["type"] == "stack":
-                        label, intent = f"→ Post {j + 1} {_card(top)} (whole pile)", {"stack": selection, "to": j}
+                        label, intent = f"→ Post {j + 1} {shown} (whole pile)", {"stack": selection, "to": j}
                     else:
-                        label, intent = f"→ Post {j + 1} {_card(top)}", {"post": selection, "to": j}
+                        label, intent = f"→ Post {j + 1} {shown}", {"post": selection, "to": j}
                     buttons.append(BoardButton(label, self.intent(table, player, intent), "primary", row=2,
-                                               group="piles"))
+                                               group="piles", emoji=emoji))
             buttons.append(BoardButton("Cancel", self.intent(table, player, {"do": "cancel"}), "secondary", row=3))
         if {"type": "flip"} in legal:
             buttons.append(BoardButton(f"Flip ({me['hand_count']} in hand)", self.intent(table, player, {"do": "flip"}),

@@ -19,7 +19,10 @@ drawn card, Swap it into card 1..n, Jump in with a card, Call Dutch, …), carry
 action tokens (:mod:`bot.tables.codec`); when they do not fit (a power's look and swap over every
 player's cards, many jump-ins) the kit's picker takes over, worded by :meth:`DutchUI.step_label`
 and :meth:`DutchUI.path_label`. Positions are shown counting from 1 ("card 3"), as the narration
-does. Cards are drawn by the kit's :func:`bot.tables.cards.playing_card`.
+does. Cards are drawn through the kit's :class:`~bot.tables.faces.CardStyle` (:meth:`GameUI.cards
+<bot.tables.ui.GameUI.cards>`): the card emojis (a face-down card is always the back's emoji) where
+synced and usable, else text (``Q♥``, ``🂠``); the Discard button carries the drawn card's emoji
+(``docs/art.md`` §8).
 """
 
 from __future__ import annotations
@@ -30,8 +33,8 @@ from typing import Any, ClassVar
 from bot.engine import GAMES, Action, Event
 from bot.engine.narrate import narrate
 from bot.tables import GameUI, Table, TableError
-from bot.tables.cards import playing_card
 from bot.tables.codec import codec_for
+from bot.tables.faces import PLAIN, CardStyle
 from bot.tables.picker import BUTTONS_MAX, Picker
 from bot.tables.ui import Board, BoardButton, Click, fit_label
 
@@ -59,17 +62,15 @@ else actions (Dutch, reveal, next round, skip a power)."""
 """Action types shown first on a flat board, as primary buttons."""
 
 
-def _card(card: Mapping[str, Any] | str | None) -> str:
-    return "—" if card is None else playing_card(card)
-
-
-def _slots(slots: Sequence[Any], *, faces: bool = False) -> str:
+def _slots(slots: Sequence[Any], style: CardStyle = PLAIN, *, faces: bool = False) -> str:
     """A hand by position: ``1:🂠 2:🂠 4:🂠`` (face down) or ``1:5♥ 2:🃏 Joker`` (turned over).
 
-    Positions are stable (``docs/rules/dutch.md`` §2.3): an empty one is left out, so the numbers
-    of the others never change.
+    Face down, every card is the back (its emoji, or 🂠), whatever the view holds: the face is
+    never drawn. Positions are stable (``docs/rules/dutch.md`` §2.3): an empty one is left out, so
+    the numbers of the others never change.
     """
-    out = [f"{i}:{_card(slot) if faces else BACK}" for i, slot in enumerate(slots, start=1) if slot is not None]
+    back = style.back("standard", text=BACK)
+    out = [f"{i}:{style.card(slot) if faces else back}" for i, slot in enumerate(slots, start=1) if slot is not None]
     return " ".join(out) if out else "no cards"
 
 
@@ -154,7 +155,7 @@ class DutchUI(GameUI):
         if phase != "play":
             return lines
         top = view["discard"][-1] if view["discard"] else None
-        lines.append(f"Discard pile: **{_card(top)}** · deck: {view['deck']} cards")
+        lines.append(f"Discard pile: **{self.cards(table).card(top)}** · deck: {view['deck']} cards")
         power = view["power"]
         turn = view["turn"]
         if power is not None:
@@ -199,6 +200,7 @@ class DutchUI(GameUI):
         name = table.display_name
         why = "everyone had their last turn" if detail["why"] == "dutch" else "the deck is exhausted"
         lines = [f"**Round {detail['round']} is over** ({why}): every hand is turned face up."]
+        style = self.cards(table)
         for p, slots in detail["hands"].items():
             extra = ""
             modifier = detail["modifiers"].get(p, 0)
@@ -208,7 +210,7 @@ class DutchUI(GameUI):
                 else:
                     extra = f" 🔔 called Dutch but was {detail['outcome']}: undercut penalty {modifier:+d}"
             total = f" → total {detail['totals'][p]}" if "totals" in detail else ""
-            lines.append(f"• {name(p)}: {_slots(slots, faces=True)} = **{detail['values'][p]}**"
+            lines.append(f"• {name(p)}: {_slots(slots, style, faces=True)} = **{detail['values'][p]}**"
                          f"{extra}{' · round ' + str(detail['scores'][p]) if modifier else ''}{total}")
         return lines
 
@@ -225,6 +227,7 @@ class DutchUI(GameUI):
         passive = view["variant"] == "passive"
         revealed = view["phase"] in ("round_over", "over")
         lines = [self._head(table, view)]
+        style = self.cards(table)
         active = view["power"]["player"] if view["power"] else view["turn"]
         for i, hand in enumerate([] if revealed else view["hands"], start=1):  # revealed: the hands below say it
             p = hand["player"]
@@ -232,7 +235,7 @@ class DutchUI(GameUI):
             bell = " 🔔" if p == view["dutch"] else ""
             total = f" · total {view['totals'][p]}" if passive else ""
             cards = f"{hand['cards']} card{'s' if hand['cards'] != 1 else ''}"
-            slots = "" if revealed else f" — {_slots(hand['slots'])}"
+            slots = "" if revealed else f" — {_slots(hand['slots'], style)}"
             lines.append(f"{i}. {mark}**{name(p)}**{bell}{slots} ({cards}){total}")
         lines += self._status(table, view, None)
         if revealed:
@@ -299,13 +302,14 @@ class DutchUI(GameUI):
         if revealed:
             lines += self._round_lines(table, view)
             return "\n".join(lines)
-        lines.append(f"Your cards: {_slots(mine['slots'])} (face down: remember what you saw)")
-        others = [f"{table.display_name(h['player'])} {_slots(h['slots'])}" for h in view["hands"]
+        style = self.cards(table)
+        lines.append(f"Your cards: {_slots(mine['slots'], style)} (face down: remember what you saw)")
+        others = [f"{table.display_name(h['player'])} {_slots(h['slots'], style)}" for h in view["hands"]
                   if h["player"] != player]
         lines.append("Others: " + " · ".join(others))
         drawn = view["drawn"]
         if drawn is not None and drawn.get("card") is not None:
-            lines.append(f"🃏 You drew **{_card(drawn['card'])}**: discard it, or swap it into one of your "
+            lines.append(f"🃏 You drew **{style.card(drawn['card'])}**: discard it, or swap it into one of your "
                          "cards (that card goes face up onto the discard pile).")
         lines += self._status(table, view, player)
         last = self.last_moves(table, 3)
@@ -319,7 +323,8 @@ class DutchUI(GameUI):
             return None
         d = event.data
         whose = "Your" if d["owner"] == player else f"{table.display_name(d['owner'])}'s"
-        return f"👁 {whose} card {d['position'] + 1} is the **{_card(d['card'])}** (shown for a few seconds)."
+        card = self.cards(table).card(d["card"])  # the look's card: this note is its player's alone
+        return f"👁 {whose} card {d['position'] + 1} is the **{card}** (shown for a few seconds)."
 
     def board(self, table: Table, player: str, selection: str | None = None) -> Board:
         """One button per legal move while they fit (20, within rows 0–3); else the kit's picker.
@@ -336,12 +341,15 @@ class DutchUI(GameUI):
         codec = codec_for(table, player)
         ordered = sorted(legal, key=lambda a: (a["type"] not in PRIMARY_MOVES, a["type"] == "dutch"))
         buttons = []
+        drawn = self._view(table, player)["drawn"]  # the drawn card, seen by its player only
+        drawn_emoji = self.cards(table).emoji(drawn.get("card") if drawn else None)
         for action in ordered:
             kind = action["type"]
             style = ("primary" if kind in PRIMARY_MOVES else
                      "danger" if kind == "dutch" else "success" if kind == "jump_in" else "secondary")
+            emoji = drawn_emoji.markup if kind == "discard" and drawn_emoji is not None else None
             buttons.append(BoardButton(self.action_label(table, player, action), codec.token(action), style,
-                                       group=GROUP_OF.get(kind, "actions")))
+                                       group=GROUP_OF.get(kind, "actions"), emoji=emoji))
         text = self.private_text(table, player)
         if not legal:
             text += "\nNothing to do right now."
@@ -374,7 +382,7 @@ class DutchUI(GameUI):
         if kind == "discard":
             drawn = self._view(table, player)["drawn"]
             card = drawn.get("card") if drawn else None
-            return f"Discard the {_card(card)}" if card else "Discard the drawn card"
+            return f"Discard the {PLAIN.card(card)}" if card else "Discard the drawn card"
         if kind == "swap":
             return f"Swap into card {action['position'] + 1}"
         if kind == "keep":

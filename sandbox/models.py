@@ -28,6 +28,8 @@ IS_COMPONENTS_V2 = 1 << 15
 """Message flag: the message uses the Components V2 layout."""
 THREAD_CREATE_PERMISSIONS = (1 << 35) | (1 << 36)
 """Create public threads + create private threads: what a channel with threads refused denies @everyone."""
+USE_EXTERNAL_EMOJIS = 1 << 18
+"""Use External Emojis: what a channel refusing them denies @everyone (application emojis need it)."""
 
 _counter = itertools.count(1)
 
@@ -188,6 +190,7 @@ class FakeChannel:
     owner_id: int | None = None
     recipient_id: int | None = None
     allow_threads: bool = True
+    allow_external_emojis: bool = True
     archived: bool = False
     locked: bool = False
     position: int = 0
@@ -196,8 +199,11 @@ class FakeChannel:
 
     @property
     def everyone_deny(self) -> int:
-        """Permission bits this channel denies @everyone (thread creation when threads are refused)."""
-        return 0 if self.allow_threads else THREAD_CREATE_PERMISSIONS
+        """Permission bits this channel denies @everyone (thread creation when threads are refused, Use
+        External Emojis when they are).
+        """
+        return ((0 if self.allow_threads else THREAD_CREATE_PERMISSIONS)
+                | (0 if self.allow_external_emojis else USE_EXTERNAL_EMOJIS))
 
     @property
     def is_thread(self) -> bool:

@@ -12,6 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
+from .models import USE_EXTERNAL_EMOJIS as _USE_EXTERNAL_EMOJIS
 from .models import (
     InteractionResult,
 )
@@ -25,12 +26,14 @@ ADMINISTRATOR = 1 << 3
 MANAGE_GUILD = 1 << 5
 MANAGE_MESSAGES = 1 << 13
 MANAGE_THREADS = 1 << 34
+USE_EXTERNAL_EMOJIS = _USE_EXTERNAL_EMOJIS
 DEFAULT_PERMISSIONS = (
-    (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31) | (1 << 35) | (1 << 36)
-    | (1 << 38)
+    (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | USE_EXTERNAL_EMOJIS | (1 << 31)
+    | (1 << 35) | (1 << 36) | (1 << 38)
 )
-"""Add reactions, view channel, send messages, embed links, attach files, read history, use app
-commands, create public/private threads, send messages in threads: what @everyone has by default."""
+"""Add reactions, view channel, send messages, embed links, attach files, read history, use external
+emojis, use app commands, create public/private threads, send messages in threads: what @everyone
+has by default."""
 ALL_PERMISSIONS = (1 << 51) - 1
 BOT_PERMISSIONS = DEFAULT_PERMISSIONS | MANAGE_MESSAGES | MANAGE_THREADS
 """The bot's role: what @everyone has plus Manage Messages and Manage Threads (not Administrator)."""

@@ -61,13 +61,16 @@ class WorldMixin:
         self._dispatch("GUILD_CREATE", self._guild_payload(guild))
         return guild
 
-    def add_channel(self, guild: FakeGuild, name: str = "general", *, allow_threads: bool = True) -> FakeChannel:
+    def add_channel(self, guild: FakeGuild, name: str = "general", *, allow_threads: bool = True,
+                    allow_external_emojis: bool = True) -> FakeChannel:
         """Creates a text channel in ``guild`` (dispatches CHANNEL_CREATE if connected).
 
-        ``allow_threads=False`` makes thread creation there answer 403 Missing Permissions.
+        ``allow_threads=False`` makes thread creation there answer 403 Missing Permissions;
+        ``allow_external_emojis=False`` denies @everyone Use External Emojis there (and so its threads).
         """
         channel = FakeChannel(id=make_snowflake(), name=name, type=GUILD_TEXT, guild_id=guild.id,
-                              allow_threads=allow_threads, position=len(guild.channel_ids))
+                              allow_threads=allow_threads, allow_external_emojis=allow_external_emojis,
+                              position=len(guild.channel_ids))
         self.channels[channel.id] = channel
         guild.channel_ids.append(channel.id)
         self._dispatch("CHANNEL_CREATE", channel.to_payload())

@@ -192,3 +192,69 @@ async def test_table_log_of_a_finished_game_names_no_card_a_spectator_could_not_
     assert len(lines) == len(expected), "the log tells every move the replay tells"
     problems = leaks(kind, log, lines)
     assert not problems, "\n".join(problems[:20])
+
+
+# ---------------------------------------------------------------------------------------------- card emojis
+
+RENDERED = {"dutch": {"target": 1}, "dutch-blitz": {"target": 15}, "blitz": None, "blitzkrieg": None}
+"""The games whose every state is rendered with the card emojis (``None``: the game's quick options)."""
+
+
+def rendered_emoji_problems(kind: str, options: dict[str, Any], seed: int) -> tuple[list[str], int]:
+    """Replay a bot-played game state by state and render, with every card emoji synced, the public table
+    text and each player's board (text and buttons) and private notes through the game's real UI; return
+    each emoji that shows a face its viewer was never shown (``docs/art.md`` §4), and how many were checked.
+
+    A viewer has been shown: the cards of their view and of the public view (now or before), the cards
+    of public events, and those of private events addressed to them (a look).
+    """
+    from bot.art.emojis import EMOJI_KEYS, emoji_name
+    from bot.tables.faces import CardFaces
+    from bot.tables.table import Table, TableStatus
+    from cogs.games import load_ui
+    from tests.e2e.ui_conformance import EMOJI_MARKUP, HiddenCards
+
+    log = played_log(kind, options, seed, players=2 if REGISTRY[kind].max_players == 2 else 3)
+    ui = load_ui(get_game(kind))
+    ui.faces = CardFaces()
+    ui.faces.load((1_300_000_000_000_000_000 + i, emoji_name(k)) for i, k in enumerate(EMOJI_KEYS))
+    engine = REGISTRY[kind].replay(dict(log, actions=[]))
+    table = Table(id=1, kind=kind, title=kind, guild_id=1, channel_id=2, thread_id=3, host_id=4, options=log["options"],
+                  seed=log["seed"], min_players=2, max_players=8, status=TableStatus.RUNNING, engine=engine,
+                  settings={"secret": "0" * 32})
+    hidden = HiddenCards()
+    problems: list[str] = []
+    for number, (player, action) in enumerate([[None, None], *log["actions"]]):
+        events = list(engine.setup_events) if not number else engine.apply(player, action)
+        table.public_events.extend(e for e in events if e.audience is None)
+        hidden.observe(engine)
+        hidden.told_everyone(e for e in events if e.audience is None)
+        shown: list[tuple[str | None, list[str], str]] = [(None, EMOJI_MARKUP.findall(ui.public_text(table)), "table")]
+        for event in events:
+            for viewer in event.audience or ():
+                hidden.shown(viewer, event.data)
+                note = ui.private_note(table, viewer, event) or ""
+                shown.append((viewer, EMOJI_MARKUP.findall(note), f"note of {event.type}"))
+        if not engine.is_over:
+            for viewer in engine.players:
+                board = ui.board(table, viewer)
+                names = EMOJI_MARKUP.findall(board.text)
+                names += [EMOJI_MARKUP.fullmatch(b.emoji)[1] for b in board.buttons  # type: ignore[index]
+                          if getattr(b, "emoji", None)]
+                shown.append((viewer, names, "board"))
+        for viewer, names, where in shown:
+            problems += hidden.emoji_name_problems(viewer, names, f"action {number} ({player} {action}): {where}")
+    return problems, hidden.emojis_checked
+
+
+@pytest.mark.parametrize("kind", sorted(RENDERED))
+def test_no_rendered_card_emoji_shows_a_face_its_viewer_was_not_shown(kind: str) -> None:
+    """Every state of bot-played games of every game, rendered with the emojis synced: each card emoji on the
+    table text, a board or a private note shows a face its viewer was shown, or a card's back."""
+    options = RENDERED[kind] if RENDERED[kind] is not None else dict(get_game(kind).quick_options)
+    checked = 0
+    for seed in SEEDS[:2]:
+        problems, count = rendered_emoji_problems(kind, options, seed)
+        assert not problems, "\n".join(problems[:20])
+        checked += count
+    assert checked > 20, f"only {checked} card emojis were rendered: is the check blind?"

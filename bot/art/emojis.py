@@ -47,6 +47,7 @@ __all__ = [
     "EMOJI_MAX_BYTES",
     "EMOJI_NAME_RE",
     "emoji_name",
+    "key_of_name",
     "emoji_png",
     "emoji_image",
     "content_hash",
@@ -103,6 +104,17 @@ def emoji_name(key: str) -> str:
 
 _KEY_SET = frozenset(EMOJI_KEYS)
 _KEY_OF_NAME: dict[str, str] = {emoji_name(k): k for k in EMOJI_KEYS}
+
+
+def key_of_name(name: str) -> str | None:
+    """The card key whose emoji is named *name* under this :data:`ART_VERSION`, or ``None``.
+
+    Another version's name (``p0_std_qh``) or a name not of ours (``party_parrot``) is ``None``.
+
+    >>> key_of_name("p1_db_r8"), key_of_name("p0_std_qh")
+    ('dutch-blitz:R8', None)
+    """
+    return _KEY_OF_NAME.get(name)
 
 
 def emoji_image(key: str) -> Image.Image:

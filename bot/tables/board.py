@@ -52,6 +52,7 @@ player's own cards, the table's piles, and actions (draw, knock, ready, cancel�
 (:mod:`bot.tables.layout`, ``docs/tables.md``, "Message layouts")."""
 
 _TOKEN_RE = re.compile(TOKEN_PATTERN)
+_EMOJI_RE = re.compile(r"<:[A-Za-z0-9_]{2,32}:\d{1,20}>")
 
 
 class LimitError(ValueError):
@@ -197,6 +198,10 @@ class BoardButton:
         What it does, one of :data:`GROUPS`: ``"cards"`` (the player's own cards), ``"piles"`` (the
         table's piles) or ``"actions"`` (the default); the layout shows the groups in that order,
         each from a new action row.
+    emoji:
+        A card's emoji markup shown before the label (``<:p1_db_r8:ID>``, from
+        :meth:`CardStyle.emoji <bot.tables.faces.CardStyle.emoji>`), or ``None``. The label still
+        names the card in words ("Wood yellow 8"), for screen readers (``docs/art.md`` §8).
 
     Raises
     ------
@@ -204,7 +209,7 @@ class BoardButton:
         The label is empty or longer than 80 characters, the token does not match
         :data:`TOKEN_PATTERN`, or the row is outside 0–4 (``docs/design.md`` §5).
     ValueError
-        An unknown style or group.
+        An unknown style or group, or an emoji that is not a custom emoji's markup.
     """
 
     label: str
@@ -213,8 +218,11 @@ class BoardButton:
     disabled: bool = False
     row: int | None = None
     group: str = "actions"
+    emoji: str | None = None
 
     def __post_init__(self) -> None:
+        if self.emoji is not None and not _EMOJI_RE.fullmatch(self.emoji):
+            raise ValueError(f"button {self.label!r}: emoji {self.emoji!r} is not a custom emoji's markup <:name:id>")
         check_length("button label", self.label, BUTTON_LABEL_MAX, minimum=1)
         check_token(self.token)
         if self.row is not None and not 0 <= self.row < ROWS_MAX:

@@ -24,7 +24,7 @@ from bot.tables.layout import accent_of
 from bot.tables.practice import coach_lines, is_practice
 from bot.tables.registry import TableRegistry
 from bot.tables.table import Table, TableStatus
-from bot.tables.text import fit_text
+from bot.tables.text import CONTENT_MAX, fit_text
 from bot.tables.ui import BoardItem, BoardSelect
 
 __all__ = ["LiveBoards", "OpenBoard", "Reply", "Face", "BOARD_TOKEN_S", "FOLLOW_S", "BOARD_NOTE_S"]
@@ -249,7 +249,12 @@ class LiveBoards:
         board = ui.board(table, player, selection)
         coach = self.registry.coaches.get(table.kind) if is_practice(table) else None
         lesson = coach_lines(coach, table, player) if coach is not None else []  # /learn: docs/tables.md
-        text = fit_text("\n".join(x for x in [note, *notes, board.text, *lesson] if x))
+        text = "\n".join(x for x in [note, *notes, board.text, *lesson] if x)
+        if len(text) > CONTENT_MAX and ui.cards(table).uses_emojis:  # too long with emojis: cards as text
+            with self.registry.faces.plain():
+                board = ui.board(table, player, selection)
+            text = "\n".join(x for x in [note, *notes, board.text, *lesson] if x)
+        text = fit_text(text)
         items = tuple(board.buttons)
         return Face(text, items, all(ui.token_is_stable(token) for token in _tokens(items)))
 

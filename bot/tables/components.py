@@ -68,11 +68,13 @@ LOBBY_VERBS = {
 
 
 def _button(label: str, style: discord.ButtonStyle, custom_id: str, *, disabled: bool = False,
-            row: int | None = None) -> discord.ui.Button[Any]:
-    """A button whose label (1–80) and custom id (≤ 100) fit Discord, else :class:`LimitError`."""
+            row: int | None = None, emoji: str | None = None) -> discord.ui.Button[Any]:
+    """A button whose label (1–80) and custom id (≤ 100) fit Discord, else :class:`LimitError`; *emoji*
+    is a card's emoji markup (``<:p1_std_qh:ID>``, ``docs/art.md`` §8) or ``None``.
+    """
     check_length("button label", label, BUTTON_LABEL_MAX, minimum=1)
     check_length("custom id", custom_id, CUSTOM_ID_MAX)
-    return discord.ui.Button(label=label, style=style, disabled=disabled, row=row, custom_id=custom_id)
+    return discord.ui.Button(label=label, style=style, disabled=disabled, row=row, custom_id=custom_id, emoji=emoji)
 
 
 def _options(options: list[tuple[str, str, str]]) -> list[discord.SelectOption]:
@@ -206,10 +208,10 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     def __init__(self, table_id: int, version: int, token: str, label: str = "move",
                  style: discord.ButtonStyle = discord.ButtonStyle.primary, disabled: bool = False,
-                 row: int | None = None) -> None:
+                 row: int | None = None, emoji: str | None = None) -> None:
         self.table_id, self.version, self.token = table_id, version, token
         super().__init__(_button(label, style, f"parlor:move:{table_id}:v{version}:{token}", disabled=disabled,
-                                 row=row))
+                                 row=row, emoji=emoji))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -232,9 +234,10 @@ class PublicButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     """
 
     def __init__(self, table_id: int, token: str, label: str = "?",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False) -> None:
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False,
+                 emoji: str | None = None) -> None:
         self.table_id, self.token = table_id, token
-        super().__init__(_button(label, style, f"parlor:pub:{table_id}:{token}", disabled=disabled))
+        super().__init__(_button(label, style, f"parlor:pub:{table_id}:{token}", disabled=disabled, emoji=emoji))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -376,7 +379,7 @@ def table_view(table_id: int, board_label: str, extra: list[BoardButton] | None 
         The layout is over Discord's V2 limits, or a label is over 80 characters.
     """
     items = [Grouped(TableButton("board", table_id, board_label, discord.ButtonStyle.primary), "cards")]
-    items += [Grouped(_with_emoji(PublicButton(table_id, b.token, b.label, STYLES[b.style], b.disabled), b),
+    items += [Grouped(PublicButton(table_id, b.token, b.label, STYLES[b.style], b.disabled, emoji=b.emoji),
                       b.group, b.row) for b in extra or []]
     items.append(Grouped(TableButton("leave", table_id, "Leave game", discord.ButtonStyle.secondary), row=4))
     items.append(Grouped(TableButton("howto", table_id, "How to play", discord.ButtonStyle.secondary), row=4))
@@ -411,14 +414,6 @@ def text_view(text: str, *, accent: int = DEFAULT_ACCENT, header: str | None = N
     return render(text, accent=accent, header=header)
 
 
-def _with_emoji(item: Any, source: Any) -> Any:
-    """*item* with *source*'s ``emoji`` on its button, when the board item has one (card emojis)."""
-    emoji = getattr(source, "emoji", None)
-    if emoji:
-        item.item.emoji = emoji
-    return item
-
-
 def board_view(table_id: int, version: int, buttons: Sequence[BoardItem], *, text: str,
                accent: int = DEFAULT_ACCENT, header: str | None = None) -> discord.ui.LayoutView:
     """A private board's layout: *text* (under *header*, else its first line), then a
@@ -449,6 +444,7 @@ def board_view(table_id: int, version: int, buttons: Sequence[BoardItem], *, tex
         if isinstance(item, BoardSelect):
             items.append(Grouped(MoveSelect(table_id, version, list(item.options), item.placeholder, row), group, row))
         else:
-            button = MoveButton(table_id, version, item.token, item.label, STYLES[item.style], item.disabled)
-            items.append(Grouped(_with_emoji(button, item), group, row))
+            button = MoveButton(table_id, version, item.token, item.label, STYLES[item.style], item.disabled,
+                                emoji=item.emoji)
+            items.append(Grouped(button, group, row))
     return render(text, items, accent=accent, header=header)

@@ -19,10 +19,11 @@ from bot.engine.coach import Coach, load_coach, plain_coach
 from bot.engine.game import STRENGTHS, BotChoice, pick_bot
 from bot.engine.options import describe_options
 from bot.tables.core import Actor
+from bot.tables.faces import CardFaces
 from bot.tables.race import Outcome
 from bot.tables.server import ServerSettings
 from bot.tables.table import Table, TableError, TableStatus
-from bot.tables.text import fit_text
+from bot.tables.text import CONTENT_MAX, fit_text
 from bot.tables.ui import GameUI
 
 if TYPE_CHECKING:
@@ -53,6 +54,8 @@ class TableRegistry:
         The ``[tables]`` settings.
     organizer_role_ids:
         ``tournaments.organizer_role_ids`` (the fallback of a server's organizer roles).
+    faces:
+        This client's card emojis (:mod:`bot.tables.faces`); default none loaded (cards as text).
 
     Attributes
     ----------
@@ -71,11 +74,15 @@ class TableRegistry:
         ``(shard_count, shard ids)`` of this process (``(0, None)``: every guild).
     closing:
         Set once the bot shuts down: nothing new starts.
+    faces:
+        The card emojis every registered UI draws its cards with (``docs/art.md`` §8).
     """
 
-    def __init__(self, storage: Storage, config: TablesConfig, *, organizer_role_ids: tuple[int, ...] = ()) -> None:
+    def __init__(self, storage: Storage, config: TablesConfig, faces: CardFaces | None = None, *,
+                 organizer_role_ids: tuple[int, ...] = ()) -> None:
         self.storage = storage
         self.config = config
+        self.faces = faces or CardFaces()
         self.server = ServerSettings(storage, config, organizer_role_ids=organizer_role_ids, engine_cls=self.engine_cls)
         self.tables: dict[int, Table] = {}
         self.uis: dict[str, GameUI] = {}
@@ -117,6 +124,7 @@ class TableRegistry:
             strengths = game.strengths if bots is None else {}  # strengths name the declared bots
             engine, bots = game.engine, dict(game.bots) if bots is None else bots
             self.coaches[ui.kind] = load_coach(game.coach) if game.coach else plain_coach
+        ui.faces = self.faces
         self.uis[ui.kind] = ui
         self.strengths[ui.kind] = strengths
         self.engines[ui.kind] = (engine, dict(bots or {}))
@@ -267,14 +275,25 @@ class TableRegistry:
                 f"Seats ({len(table.seats)}/{table.max_players}, at least {table.min_players}):\n{seats}")
 
     def public_text(self, table: Table) -> str:
-        """The public table message for the current state (≤ 2000 characters)."""
+        """The public table message for the current state (≤ 2000 characters).
+
+        Cards are drawn as emojis where they may be; a message too long with them is drawn again
+        with cards as text (``docs/art.md`` §8) before lines are left out.
+        """
+        text = self._public_text(table)
+        if len(text) > CONTENT_MAX and self.faces.style(table.thread_id).uses_emojis:
+            with self.faces.plain():
+                text = self._public_text(table)
+        return fit_text(text)
+
+    def _public_text(self, table: Table) -> str:
         ui = self.uis[table.kind]
         text = ui.public_text(table)
         if table.engine is not None and table.engine.is_over:
             text = f"{text}\n\n{ui.result_text(table)}"
         if table.notice:
             text = f"{table.notice}\n{text}"
-        return fit_text(text)
+        return text
 
     def public_parts(self, table: Table) -> tuple[str, str]:
         """The public table message as ``(header, body)`` for its layout: the UI's first line (game,

@@ -35,6 +35,7 @@ from bot.engine import Action
 from bot.outbox import OutboxSender
 from bot.tables.boards import LiveBoards
 from bot.tables.core import BOT_SPEEDS, Actor, bot_speed_factor, posted_ms
+from bot.tables.faces import CardFaces
 from bot.tables.interactions import Interactions, shown_name
 from bot.tables.lobby import Lobby
 from bot.tables.loops import Loops
@@ -192,7 +193,10 @@ class TableService(Tables):
 
     def __init__(self, storage: Storage, config: TablesConfig, client: discord.Client, *,
                  organizer_role_ids: tuple[int, ...] = ()) -> None:
-        registry = TableRegistry(storage, config, organizer_role_ids=organizer_role_ids)
+        from bot.emoji_sync import emojis_usable
+
+        registry = TableRegistry(storage, config, CardFaces(lambda channel_id: emojis_usable(client, channel_id)),
+                                 organizer_role_ids=organizer_role_ids)
         self.client = client
         self.boards = LiveBoards(registry)
         self.messages = DiscordMessenger(registry, client, self.boards)

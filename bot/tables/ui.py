@@ -39,6 +39,7 @@ from bot.tables.board import (
 )
 from bot.tables.cards import card_text
 from bot.tables.codec import codec_for, is_action_token, is_intent_token, is_selection_token
+from bot.tables.faces import PLAIN, CardFaces, CardStyle
 from bot.tables.picker import CANCEL, MISSING, Picker, Step, leaf_paths, step_components
 from bot.tables.table import TableError, TableStatus
 
@@ -65,10 +66,24 @@ class GameUI:
         The engine kind it renders.
     board_label:
         The label of the public "open my board/hand" button.
+    faces:
+        The card emojis of the client it is registered with (set by
+        :meth:`TableRegistry.register_ui <bot.tables.registry.TableRegistry.register_ui>`); ``None``:
+        cards as text.
     """
 
     kind: ClassVar[str] = ""
     board_label: ClassVar[str] = "Open my hand"
+    faces: CardFaces | None = None
+
+    def cards(self, table: Table) -> CardStyle:
+        """How this render draws cards in *table*'s thread: as emojis where synced and usable, else as text.
+
+        Ask once per message and draw every card through it (:class:`~bot.tables.faces.CardStyle`;
+        ``docs/art.md`` §8). A face-down card is always :meth:`CardStyle.back
+        <bot.tables.faces.CardStyle.back>`, never its face.
+        """
+        return self.faces.style(table.thread_id) if self.faces is not None else PLAIN
 
     def public_text(self, table: Table) -> str:
         """The public table message while the game runs (content ≤ 2000 characters).

@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
+from bot.art.emojis import card_key, key_of_name
 from bot.engine.cards import BlitzCard, Card
 from bot.tables.core import Actor
 from bot.tables.moves import decide
@@ -492,6 +493,38 @@ def card_ids(view: Any) -> set[str]:
     return out
 
 
+EMOJI_MARKUP = re.compile(r"<a?:([A-Za-z0-9_]{2,32}):\d+>")
+"""A custom emoji in a message's text; group 1 is its name."""
+
+_LABEL_FACES = {Card(rank, suit).label: f"standard:{Card(rank, suit).id}" for rank in range(1, 14) for suit in "SHDC"}
+
+
+def emoji_names(msg: FakeMessage) -> list[str]:
+    """The names of the custom emojis in *msg*'s text and on its buttons."""
+    return EMOJI_MARKUP.findall(msg.content or "") + [b.emoji for b in msg.buttons if b.emoji]
+
+
+def card_faces(view: Any) -> set[str]:
+    """The face of every card an engine view shows (``docs/art.md`` §4 keys): its card dicts, and the
+    standard cards it names by label in its strings (Blitzkrieg's battles)."""
+    out = set()
+    for card in card_ids(view):
+        try:
+            out.add(card_key(card))
+        except ValueError:
+            continue
+    stack = [view]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list | tuple):
+            stack.extend(node)
+        elif isinstance(node, str) and node in _LABEL_FACES:
+            out.add(_LABEL_FACES[node])
+    return out
+
+
 def engine_cards(engine: Any) -> dict[str, str]:
     """Every card object in the engine's state (``bot.engine.cards``' ``Card`` and ``BlitzCard``): id → label."""
     card_types = (Card, BlitzCard)
@@ -534,6 +567,12 @@ class HiddenCards:
 
     seen: dict[str, set[str]] = field(default_factory=dict)
     cards: set[str] = field(default_factory=set)
+    faces: dict[str, set[str]] = field(default_factory=dict)
+    """Viewer to the card faces (``docs/art.md`` §4 keys: ``standard:QH``) they have ever been shown."""
+    told: set[str] = field(default_factory=set)
+    """The card faces public events told everyone (a showdown's hands, a battle's cards)."""
+    emojis_checked: int = 0
+    """How many card emojis the checks have looked at (a test with emojis synced asserts some)."""
 
     def observe(self, engine: Any) -> None:
         """Sample every seat's view, the public view and the whole deck."""
@@ -542,10 +581,48 @@ class HiddenCards:
             self.cards |= set(engine.hidden_cards(None))
         except NotImplementedError:
             pass
-        public = card_ids(engine.view(None))
+        public_view = engine.view(None)
+        public = card_ids(public_view)
         self.seen.setdefault("None", set()).update(public)
+        public_faces = card_faces(public_view)
+        self.faces.setdefault("None", set()).update(public_faces)
         for viewer in engine.players:
-            self.seen.setdefault(str(viewer), set()).update(card_ids(engine.view(viewer)) | public)
+            view = engine.view(viewer)
+            self.seen.setdefault(str(viewer), set()).update(card_ids(view) | public)
+            self.faces.setdefault(str(viewer), set()).update(card_faces(view) | public_faces)
+
+    def told_everyone(self, events: Iterable[Any]) -> None:
+        """Public *events* (``Table.public_events``) showed their cards to everyone."""
+        for event in events:
+            self.told |= card_faces(event.data)
+
+    def shown(self, viewer: str, data: Any) -> None:
+        """*viewer* was shown the cards in *data* (a private event's, e.g. Dutch's look)."""
+        self.seen.setdefault(str(viewer), set()).update(card_ids(data))
+        self.faces.setdefault(str(viewer), set()).update(card_faces(data))
+
+    def emoji_problems(self, viewer: str | None, msg: FakeMessage, where: str) -> list[str]:
+        """Card emojis (in *msg*'s text or on its buttons) that show a face *viewer* has never been shown."""
+        return self.emoji_name_problems(viewer, emoji_names(msg), where)
+
+    def emoji_name_problems(self, viewer: str | None, names: Iterable[str], where: str) -> list[str]:
+        """Those emoji *names* (on a message *viewer* sees) that show a face *viewer* has never been shown.
+
+        A face-down card must be its back's emoji (``docs/art.md`` §4): a back is always allowed; a
+        face is allowed when the viewer was shown a card of that face (a second copy looks the same).
+        """
+        names = list(names)
+        self.emojis_checked += len(names)
+        shown = self.faces.get(str(viewer), set()) | self.told
+        out = []
+        for name in names:
+            key = key_of_name(name)
+            if key is None or key.partition(":")[2].startswith("back"):
+                continue
+            if key not in shown:
+                out.append(f"{where}: emoji {name} shows the face {key}, which {viewer or 'a spectator'} "
+                           "has never been shown")
+        return out
 
     def problems(self, viewer: str | None, custom_ids: Iterable[str], where: str) -> list[str]:
         """Custom ids (on messages *viewer* sees) that name a card hidden from *viewer*."""
@@ -707,6 +784,22 @@ class TableDriver:
                 return b.custom_id
         self.fail(f"no parlor:{verb}: button on message {message.id}: {[b.custom_id for b in message.buttons]}")
 
+    def watch_private_events(self) -> None:
+        """Count the cards of every private event the table shows a player (Dutch's look) as shown to them.
+
+        A look is no part of any view (the card stays face down), yet its note rightly shows the
+        card's face to its player: the emoji check must know it. The UI's ``private_note`` is wrapped,
+        passing every call through unchanged.
+        """
+        ui = self.ui
+        original = ui.private_note
+
+        def noting(table: Table, player: str, event: Any) -> str | None:
+            self.hidden.shown(player, event.data)
+            return original(table, player, event)
+
+        ui.private_note = noting  # type: ignore[method-assign]
+
     # -------------------------------------------------------------- set-up
 
     async def open_and_start(self) -> Table:
@@ -755,6 +848,8 @@ class TableDriver:
         engine = self.table.engine if self.table is not None else None
         if engine is not None:
             self.hidden.observe(engine)
+            assert self.table is not None
+            self.hidden.told_everyone(e for e in self.table.public_events if e.is_public)
         problems: list[str] = []
         pingable: set[int] = set()
         if self.table is not None:
@@ -786,6 +881,7 @@ class TableDriver:
                     if engine is not None and (changed or full):
                         ids = [b.custom_id for b in msg.buttons if b.custom_id] + [s.custom_id for s in msg.selects]
                         problems += self.hidden.problems(player, ids, f"message {msg.id} seen by {user.name}")
+                        problems += self.hidden.emoji_problems(player, msg, f"message {msg.id} seen by {user.name}")
         if problems:
             self.fail("Discord's limits or hidden information broken:\n" + "\n".join(dict.fromkeys(problems)))
 
