@@ -501,7 +501,7 @@ _LABEL_FACES = {Card(rank, suit).label: f"standard:{Card(rank, suit).id}" for ra
 
 def emoji_names(msg: FakeMessage) -> list[str]:
     """The names of the custom emojis in *msg*'s text and on its buttons."""
-    return EMOJI_MARKUP.findall(msg.content or "") + [b.emoji for b in msg.buttons if b.emoji]
+    return EMOJI_MARKUP.findall(msg.text or "") + [b.emoji for b in msg.buttons if b.emoji]
 
 
 def card_faces(view: Any) -> set[str]:
