@@ -243,10 +243,10 @@ class LiveBoards:
         """What *player*'s private board shows now (its text and items), before any Discord view is built."""
         ui = self.registry.uis[table.kind]
         assert table.engine is not None
-        if table.engine.is_over:
-            return Face(fit_text(f"{note}\nThe game is over.".strip()), (), True)
         notes = table.notes_for(player, now_ms())
         board = ui.board(table, player, selection)
+        if table.engine.is_over:  # the board as the game left it (the last battle, the last hand), no buttons
+            return Face(fit_text("\n".join(x for x in [note, board.text, "🏁 The game is over."] if x)), (), True)
         coach = self.registry.coaches.get(table.kind) if is_practice(table) else None
         lesson = coach_lines(coach, table, player) if coach is not None else []  # /learn: docs/tables.md
         text = "\n".join(x for x in [note, *notes, board.text, *lesson] if x)

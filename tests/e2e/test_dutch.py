@@ -203,8 +203,10 @@ async def test_the_earlier_discord_timestamp_wins_a_race_of_aggressive_jump_ins(
         await fake.wait_for(lambda: "too late" in fake.message(lobby.id).text, timeout=5, what="the public story")
         assert "bob jumps in with bob's card 1, a 7♥, but too late" in fake.message(lobby.id).text
         # The loser is told who was first and by how many ms, the winner whom they beat (design §4).
-        assert "Too late: alice got there first by 40 ms." in bob_click.message.text, bob_click.message.text
-        assert "You got there first — ahead of bob by 40 ms." in alice_click.message.text
+        for click, told in ((bob_click, "Too late: alice got there first by 40 ms."),
+                            (alice_click, "You got there first — ahead of bob by 40 ms.")):
+            await fake.wait_for(lambda c=click, t=told: t in fake.message(c.message.id).text, timeout=5,
+                                what=f"{told!r} on the board")
         assert "40 ms" not in "\n".join(m.text for m in fake.messages(thread, visible_to=world.carol))
 
 

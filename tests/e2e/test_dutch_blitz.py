@@ -486,7 +486,9 @@ async def test_hand_end_posts_a_notice_and_how_to_play_answers_privately(fake: F
         await asyncio.sleep(1.1)
         await fake.click(world.alice, lobby, "End hand (host)")
         assert table.engine.view(None)["phase"] == "between"
-        await fake.wait_for(lambda: len(fake.messages(thread)) > before, timeout=5, what="the hand-end notice")
-        notice = fake.messages(thread)[-1]
-        assert notice.id != lobby.id and "Hand 1 ends" in notice.text and "Totals" in notice.text
+        def hand_end_notice() -> object:  # the hand's picture (docs/art.md §7) is a message of its own
+            return next((m for m in fake.messages(thread)[before:] if "Totals" in m.text), None)
+
+        notice = await fake.wait_for(hand_end_notice, timeout=5, what="the hand-end notice")
+        assert notice.id != lobby.id and "Hand 1 ends" in notice.text
         assert "alice" in notice.text and "<@" not in notice.text

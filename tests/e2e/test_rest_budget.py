@@ -32,7 +32,8 @@ async def test_a_burst_of_openings_and_a_restart_of_many_tables_meet_no_global_4
     async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=tables) as bot:
         bot.tables.bot_delay_scale = 0.2
         await asyncio.gather(*(open_busy_table(fake, u, c) for u, c in people))
-        assert sum(t.status == "running" for t in bot.tables.tables.values()) == TABLES
+        await fake.wait_for(lambda: sum(t.status == "running" for t in bot.tables.tables.values()) == TABLES,
+                            timeout=10, what="every table dealt")
         await asyncio.sleep(3)
         assert sum(t.engine.action_count for t in bot.tables.tables.values()) > TABLES, "the tables play"
     async with parlor(fake, tmp_path / "p.db", DB_COGS, tables=tables) as bot:
