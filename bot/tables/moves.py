@@ -320,10 +320,13 @@ class Moves:
         return Outcome(True, events=events)
 
     async def finish(self, table: Table) -> None:
-        """|coro| *table*'s game ended: store its result and tell the :attr:`finish_hooks`."""
-        table.status = TableStatus.FINISHED
+        """|coro| *table*'s game ended: store its result and tell the :attr:`finish_hooks`. The table is
+        finished (its Rematch, ``/table log`` in its thread) once its result is stored."""
         result = table.engine.result() if table.engine else None
-        await self.storage.save_result(table.id, result.to_json() if result else {})
+        try:
+            await self.storage.save_result(table.id, result.to_json() if result else {})
+        finally:
+            table.status = TableStatus.FINISHED
         log.info("table %s finished: %s in guild %s", table.id, table.kind, table.guild_id)
         for hook in self.finish_hooks:
             try:

@@ -110,6 +110,7 @@ async def test_a_person_plays_the_house_bot_to_the_end(fake: FakeDiscord, world:
         assert not re.search(r"\bu\d{6,}\b", final), "player ids are shown as names"
         if engine.tally:
             assert "Scenarios seen:" in final
+        await fake.wait_for(lambda: table.status == "finished", timeout=5, what="the result stored")
         assert await bot.storage.result(1) is not None
         ending = [m.text for m in fake.messages(thread) if m.id != lobby.id and m.text.startswith("🏁")]
         assert ending and ("wins the war" in ending[-1] or "a draw" in ending[-1]), ending
