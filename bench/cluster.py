@@ -187,6 +187,8 @@ async def run_setup(setup: str, args: argparse.Namespace, pg_base: str | None) -
                 extra = (f"errors: {error_kinds(errors)}" if errors else "") + (
                     f" global 429s: {limits.refused_global}" if limits.refused_global else "")
                 row.storm = (failed, until, global_rate(fake, since, max(1.0, loop.time() - ready)), extra)
+                print(f"  {setup} restart storm: {failed} failed, every table answered {until:.2f} s after ready "
+                      f"{extra}", flush=True)
                 return row
             finally:
                 for child in children:

@@ -60,11 +60,24 @@ sys.stderr.write("BENCH-PROBE loaded\n")
 _gc = {}
 def _watch(phase, info):
     if phase == "start":
-        _gc["t"] = time.perf_counter()
+        _gc["t"], _gc["cpu"] = time.perf_counter(), time.thread_time()
+        if info["generation"] == 2:  # the first after start-up's two keeps what it frees, to count its kinds
+            _gc["full"] = _gc.get("full", 0) + 1
+            if _gc["full"] == 3 and __import__("os").environ.get("BENCH_CENSUS"):
+                gc.set_debug(gc.DEBUG_SAVEALL)
     else:
         ms = (time.perf_counter() - _gc.get("t", time.perf_counter())) * 1000
+        cpu = (time.thread_time() - _gc.get("cpu", time.thread_time())) * 1000
         if ms >= 10:
-            sys.stderr.write(f"BENCH-GC {time.time() * 1000 - ms:.0f} {ms:.1f} gen{info['generation']}\n")
+            sys.stderr.write(f"BENCH-GC {time.time() * 1000 - ms:.0f} {ms:.1f} gen{info['generation']}"
+                             f"({cpu:.0f}_ms_CPU,{info['collected']}_freed)\n")
+        if gc.get_debug() & gc.DEBUG_SAVEALL:  # what the full collection freed: the most numerous kinds
+            import collections
+            gc.set_debug(0)
+            kinds = collections.Counter(type(o).__module__ + "." + type(o).__qualname__ for o in gc.garbage)
+            gc.garbage.clear()
+            sys.stderr.write(f"BENCH-HEAP {sum(kinds.values())} objects freed, {len(gc.get_objects(2))} kept: "
+                             + ", ".join(f"{k} {n}" for k, n in kinds.most_common(14)) + "\n")
 gc.callbacks.append(_watch)
 def _waits():
     import aiosqlite.core, discord.http
@@ -146,6 +159,25 @@ def posted(fake: FakeDiscord, start_ms: float, end_ms: float) -> Counter[str]:
     return kinds
 
 
+GC_INFO = re.compile(r"\((\d+)_ms_CPU,(\d+)_freed\)")
+
+
+def name_cause(near: list[tuple[float, float, str]]) -> str:
+    """What the slowest clicks waited for, in words: the longest thing the bot's loop ran or waited on then."""
+    if not near:
+        return "nothing the probe saw (the loopback Discord's own process, or the machine)"
+    at, ms, what = max(near, key=lambda e: e[1])
+    info = GC_INFO.search(what)
+    if what.startswith("gc gen2") and info:
+        return (f"a full garbage collection: {ms:.0f} ms ({info.group(1)} ms of CPU) freeing {info.group(2)} objects "
+                f"at once, the clicks' discord.py objects in reference cycles (bot/client.py FULL_COLLECTION_AFTER)")
+    if what.startswith("waited on sqlite"):
+        return f"a database write waiting {ms:.0f} ms for the disk (the commit's fsync: a loaded machine)"
+    if what.startswith("waited on rest"):
+        return f"a REST request waiting {ms:.0f} ms ({what[10:]}: a rate limit)"
+    return f"the bot's loop running {what} for {ms:.0f} ms"
+
+
 def top(events: list[tuple[float, float, str]], n: int = 3, *, waits: bool = False) -> str:
     """The *n* kinds of *events* with the most milliseconds: the loop's busy callbacks and collections, or with
     *waits* what the bot waited on (a database call, a REST request)."""
@@ -165,6 +197,9 @@ async def main() -> None:
     parser.add_argument("--slow-ms", type=float, default=5.0, help="log loop callbacks at least this long")
     parser.add_argument("--config", default="", help="Parlor's configuration file text (default: the defaults)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--census", action="store_true",
+                        help="count the kinds of objects the first full collection while clicking frees (that one then "
+                             "frees them after its time is taken)")
     parser.add_argument("--trace", metavar="FILE",
                         help="write the probe's lines there (seconds after the tables opened)")
     args = parser.parse_args()
@@ -172,6 +207,8 @@ async def main() -> None:
     with tempfile.TemporaryDirectory(prefix="parlor-stall-") as tmp:
         os.environ["PYTHONPATH"] = os.pathsep.join([probe_dir(tmp), *filter(None, [os.environ.get("PYTHONPATH")])])
         os.environ["BENCH_SLOW_MS"] = str(args.slow_ms)
+        if args.census:
+            os.environ["BENCH_CENSUS"] = "1"
         async with FakeDiscord() as fake:
             install_stopwatch(fake)
             limits = fake.enforce_discord_rate_limits()
@@ -228,9 +265,20 @@ async def main() -> None:
                 print(f"cause: in the second before and during them the bot's loop ran {top(near, 5)}; the bot "
                       f"waited on {top(near, 5, waits=True)}; the loopback Discord was late "
                       f"{lag.within(start - 1000, end)}", flush=True)
+                print(f"named: {name_cause(near)}", flush=True)
+                full = [(ms, GC_INFO.search(what)) for _, ms, what in slow_events(parlor, opened, float("inf"))
+                        if what.startswith("gc gen2")]
+                if full:
+                    print(f"full garbage collections while clicking: {len(full)}, each {min(ms for ms, _ in full):.0f}-"
+                          f"{max(ms for ms, _ in full):.0f} ms ("
+                          + ", ".join(f"{m.group(1)} ms CPU freeing {m.group(2)} objects" for _, m in full if m)
+                          + ")", flush=True)
                 longest = sorted(near, key=lambda e: -e[1])[:5]
                 print("longest callbacks then: " + "; ".join(f"{what} {ms:.0f} ms at {(at - opened) / 1000:.1f} s"
                                                              for at, ms, what in longest), flush=True)
+                for _, line in parlor.lines:
+                    if "BENCH-HEAP" in line:
+                        print("a full collection: " + line.split("BENCH-HEAP ", 1)[1], flush=True)
                 print(f"Parlor's 429s: {limits.refused}", flush=True)
                 if fake.errors:
                     print(f"the loopback Discord recorded: {error_kinds(fake.errors)}", flush=True)
