@@ -1,8 +1,9 @@
 """Past one process: one process on SQLite, one on PostgreSQL, two shard processes on PostgreSQL, and
 the bare discord.py bot, side by side (issue #32, item 6).
 
-Run: ``PYTHONPATH=. .venv/bin/python bench/cluster.py [--tables 200] [--rate 100] [--seconds 15]
-[--setups sqlite-1 postgres-1 postgres-2 bare]`` (PostgreSQL's binaries on the machine: ``initdb``, ``pg_ctl``).
+Run: ``PYTHONPATH=. .venv/bin/python bench/cluster.py [--tables 200] [--rate 100 | --sweep 50 100 200 400]
+[--p99-ms 100] [--seconds 15] [--setups sqlite-1 postgres-1 postgres-2 bare]`` (PostgreSQL's binaries on the
+machine: ``initdb``, ``pg_ctl``). The issue's sizes: ``--tables 1000 --sweep 50 100 200 400 --seconds 10``.
 
 Per setup, a new loopback Discord (``sandbox.FakeDiscord``, Discord's rate limits enforced) with two
 guilds, one on each shard of two, ``--tables`` channels split between them, two people per channel.
@@ -18,6 +19,10 @@ started for the run from the machine's binaries (``tests/pg_server.py``) with du
    stopwatch at the wire). Printed: clicks, failed, p50 / p99 (ms), clicks answered per second, the
    bots' CPU ms per click, and the global requests per second the bot(s) made (REST requests that
    count against Discord's global limit, per second of the phase).
+   With ``--sweep``, one such phase per rate, in turn; at the end the issue's targets are checked:
+   0 failed storm clicks over two processes, PostgreSQL's CPU per click / SQLite's (≤ 1.5×), and the
+   most clicks/s one and two PostgreSQL processes answered at a rate whose p99 stayed within
+   ``--p99-ms`` (two ≥ 1.6× one).
 2. **Restart storm**: every process stopped cleanly (SIGTERM) and started again; once ready, one
    person at every table clicks "Open my board", all within one second. Printed: failed clicks and
    the seconds from ready until every table answered.

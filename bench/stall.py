@@ -167,6 +167,9 @@ def name_cause(near: list[tuple[float, float, str]]) -> str:
     if not near:
         return "nothing the probe saw (the loopback Discord's own process, or the machine)"
     at, ms, what = max(near, key=lambda e: e[1])
+    full = [e for e in near if e[2].startswith("gc gen2") and e[1] >= 0.8 * ms]
+    if full:  # a collection runs inside some callback, which then lasts as long: the collection is the cause
+        at, ms, what = max(full, key=lambda e: e[1])
     info = GC_INFO.search(what)
     if what.startswith("gc gen2") and info:
         return (f"a full garbage collection: {ms:.0f} ms ({info.group(1)} ms of CPU) freeing {info.group(2)} objects "
