@@ -36,9 +36,12 @@ __all__ = ["ParlorBot", "ShardedParlorBot", "make_bot", "apply_api_overrides", "
 
 log = logging.getLogger("parlor")
 
-FULL_COLLECTION_AFTER = 100
+FULL_COLLECTION_AFTER = 10
 """Collections of the garbage collector's middle generation between two full ones once the bot is
-ready (Python's default is 10; ``docs/tables.md``, "Robustness")."""
+ready: Python's default pace, never rarer. A full collection's pause grows with the garbage it
+frees (each click leaves about 60 discord.py objects in reference cycles that live long enough to
+reach the oldest generation): at 100 it froze the bot for 0.4-0.7 s of CPU every few minutes
+(issue #32's stall; ``bench/stall.py``, ``docs/scale.md``, ``docs/tables.md``, "Robustness")."""
 
 
 def apply_api_overrides(api_base: str | None, gateway: str | None) -> None:
@@ -305,10 +308,9 @@ class ParlorBot(commands.Bot):
             self._frozen = True
             gc.collect()
             gc.freeze()
-            # A full collection still walks everything made since (the tables opened, the boards
-            # live): tens of ms with fifty busy tables. Python runs one every ten collections of the
-            # middle generation, a few times a minute at 100 clicks/s; ten times rarer suffices
-            # (the youngest generations, which free most cycles, keep their pace).
+            # A full collection's pause is mostly the garbage it frees (the clicks' discord.py
+            # objects in reference cycles), so spacing full collections out only makes each one
+            # longer: they keep Python's pace (FULL_COLLECTION_AFTER), tens of ms each.
             self._thresholds = gc.get_threshold()
             gc.set_threshold(self._thresholds[0], self._thresholds[1], FULL_COLLECTION_AFTER)
         if not self._commands_checked:

@@ -254,13 +254,15 @@ async def test_a_click_answered_after_discords_3_s_logs_one_line(fake: FakeDisco
         assert not left.failed
 
 
-async def test_once_ready_the_bot_freezes_start_up_and_spaces_full_collections(fake: FakeDiscord, world: World,
-                                                                               tmp_path: Path) -> None:
-    """A ready bot has frozen what start-up built and runs a full garbage collection ten times
-    rarer than Python's default; closing gives the process both back (docs/tables.md, "Robustness")."""
+async def test_once_ready_the_bot_freezes_start_up_and_keeps_full_collections_at_pythons_pace(
+        fake: FakeDiscord, world: World, tmp_path: Path) -> None:
+    """A ready bot has frozen what start-up built and runs a full garbage collection no rarer than
+    Python's default (rarer ones free more garbage at once: issue #32's stall of 0.4-0.7 s); closing
+    gives the process both back (docs/tables.md, "Robustness")."""
     before = gc.get_threshold()
     async with parlor(fake, tmp_path / "p.db") as bot:
         await fake.wait_for(lambda: bot._frozen, timeout=5, what="on_ready")
         assert gc.get_freeze_count() > 1000
-        assert gc.get_threshold() == (before[0], before[1], FULL_COLLECTION_AFTER) != before
+        assert gc.get_threshold() == (before[0], before[1], FULL_COLLECTION_AFTER)
+        assert FULL_COLLECTION_AFTER <= before[2]
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
