@@ -321,7 +321,8 @@ class Moves:
 
     async def finish(self, table: Table) -> None:
         """|coro| *table*'s game ended: store its result and tell the :attr:`finish_hooks`. The table is
-        finished (its Rematch, ``/table log`` in its thread) once its result is stored."""
+        finished (its Rematch, ``/table log`` in its thread) once its result is stored.
+        """
         result = table.engine.result() if table.engine else None
         try:
             await self.storage.save_result(table.id, result.to_json() if result else {})
