@@ -140,7 +140,113 @@ def _check_components_v1(tree: Errors, components: list[dict[str, Any]]) -> None
             _check_leaf(tree, ["components", i, "components", j], comp, seen)
 
 
-def _check_components_v2(tree: Errors, components: list[dict[str, Any]]) -> None:
+V2_TOP_TYPES = frozenset({1, 9, 10, 12, 13, 14, 17})
+"""Component types Discord accepts at the top of a Components V2 message."""
+V2_CONTAINER_TYPES = frozenset({1, 9, 10, 12, 13, 14})
+"""Component types a Container (17) may hold."""
+INTERACTIVE_TYPES = frozenset({2, 3, 5, 6, 7, 8})
+"""Buttons and the five kinds of select menu."""
+SECTION_TEXTS_MAX = 3
+GALLERY_ITEMS_MAX = 10
+ACCENT_MAX = 0xFFFFFF
+
+
+def _type_error(tree: Errors, path: list[str | int], allowed: frozenset[int]) -> None:
+    choices = ", ".join(str(t) for t in sorted(allowed))
+    _put(tree, [*path, "type"], _err("UNION_TYPE_CHOICES", f"Value of field \"type\" must be one of ({choices},)."))
+
+
+def _check_media(tree: Errors, path: list[str | int], media: Any, files: set[str] | None,
+                 *, attachment_only: bool = False) -> None:
+    """Checks an unfurled media item ``{"url": ...}``: ``attachment://name`` must name an uploaded file."""
+    url = media.get("url") if isinstance(media, dict) else None
+    if not isinstance(url, str) or not url:
+        _put(tree, [*path, "url"], _err("BASE_TYPE_REQUIRED", "This field is required"))
+        return
+    if url.startswith("attachment://"):
+        if files is not None and url[len("attachment://"):] not in files:
+            _put(tree, [*path, "url"], _err("UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
+                                            f"Attachment {url[len('attachment://'):]!r} was not uploaded"))
+    elif attachment_only or not url.startswith(("http://", "https://")):
+        _put(tree, [*path, "url"], _err("URL_TYPE_INVALID_SCHEME", "Scheme must be one of ('attachment',)"
+                                        if attachment_only else "Not a well formed URL."))
+
+
+def _check_row(tree: Errors, path: list[str | int], row: dict[str, Any], seen: set[str]) -> None:
+    children = row.get("components") or []
+    if not 1 <= len(children) <= ROW_BUTTONS_MAX:
+        _put(tree, [*path, "components"],
+             _err("BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {ROW_BUTTONS_MAX} in length."))
+    if any(c.get("type") != 2 for c in children) and len(children) > 1:
+        _put(tree, [*path, "components"],
+             _err("COMPONENT_LAYOUT_WIDTH_EXCEEDED", "The specified component exceeds the maximum width"))
+    for j, comp in enumerate(children):
+        if comp.get("type") not in INTERACTIVE_TYPES:
+            _type_error(tree, [*path, "components", j], INTERACTIVE_TYPES)
+            continue
+        _check_leaf(tree, [*path, "components", j], comp, seen)
+
+
+def _check_v2_node(tree: Errors, path: list[str | int], comp: dict[str, Any], allowed: frozenset[int],
+                   seen: set[str], files: set[str] | None) -> None:
+    """Checks one layout component at ``path`` and everything inside it."""
+    ctype = comp.get("type")
+    if ctype not in allowed:
+        _type_error(tree, path, allowed)
+        return
+    if ctype == 1:
+        _check_row(tree, path, comp, seen)
+    elif ctype == 10:
+        if not isinstance(comp.get("content"), str) or not comp["content"]:
+            _put(tree, [*path, "content"], _err("BASE_TYPE_REQUIRED", "This field is required"))
+    elif ctype == 9:
+        texts = comp.get("components") or []
+        if not 1 <= len(texts) <= SECTION_TEXTS_MAX:
+            _put(tree, [*path, "components"],
+                 _err("BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {SECTION_TEXTS_MAX} in length."))
+        for j, text in enumerate(texts):
+            _check_v2_node(tree, [*path, "components", j], text, frozenset({10}), seen, files)
+        accessory = comp.get("accessory")
+        if not isinstance(accessory, dict):
+            _put(tree, [*path, "accessory"], _err("BASE_TYPE_REQUIRED", "This field is required"))
+        elif accessory.get("type") == 2:
+            _check_leaf(tree, [*path, "accessory"], accessory, seen)
+        else:
+            _check_v2_node(tree, [*path, "accessory"], accessory, frozenset({2, 11}), seen, files)
+    elif ctype == 11:
+        _check_media(tree, [*path, "media"], comp.get("media"), files)
+        _max_len(tree, [*path, "description"], comp.get("description"), 1024)
+    elif ctype == 12:
+        items = comp.get("items") or []
+        if not 1 <= len(items) <= GALLERY_ITEMS_MAX:
+            _put(tree, [*path, "items"],
+                 _err("BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {GALLERY_ITEMS_MAX} in length."))
+        for j, item in enumerate(items):
+            _check_media(tree, [*path, "items", j, "media"], item.get("media"), files)
+            _max_len(tree, [*path, "items", j, "description"], item.get("description"), 1024)
+    elif ctype == 13:
+        _check_media(tree, [*path, "file"], comp.get("file"), files, attachment_only=True)
+    elif ctype == 14:
+        if comp.get("spacing", 1) not in (1, 2):
+            _put(tree, [*path, "spacing"], _err("BASE_TYPE_CHOICES", "Value must be one of (1, 2)."))
+        if not isinstance(comp.get("divider", True), bool):
+            _put(tree, [*path, "divider"], _err("BASE_TYPE_BOOLEAN", "Must be either true or false."))
+    elif ctype == 17:
+        accent = comp.get("accent_color")
+        if accent is not None and (not isinstance(accent, int) or isinstance(accent, bool)
+                                   or not 0 <= accent <= ACCENT_MAX):
+            _put(tree, [*path, "accent_color"], _err("NUMBER_TYPE_MAX", f"int value should be <= {ACCENT_MAX}."))
+        children = comp.get("components") or []
+        if not children:
+            _put(tree, [*path, "components"], _err("BASE_TYPE_REQUIRED", "This field is required"))
+        for j, child in enumerate(children):
+            _check_v2_node(tree, [*path, "components", j], child, V2_CONTAINER_TYPES, seen, files)
+
+
+def _check_components_v2(tree: Errors, components: list[dict[str, Any]], files: set[str] | None) -> None:
+    """Components V2: the types by place, 40 components in all (nested ones count), 4,000 characters of
+    TextDisplay text, rows of <= 5 buttons or 1 select, custom ids unique, ``attachment://`` names uploaded.
+    """
     every = list(walk_components(components))
     if len(every) > V2_COMPONENTS_MAX:
         _put(tree, ["components"],
@@ -150,20 +256,21 @@ def _check_components_v2(tree: Errors, components: list[dict[str, Any]]) -> None
         _put(tree, ["components"],
              _err("BASE_TYPE_MAX_LENGTH", f"Text displays must total {V2_TEXT_TOTAL_MAX} or fewer characters."))
     seen: set[str] = set()
-    for n, comp in enumerate(every):
-        if comp.get("type") in (2, 3, 5, 6, 7, 8):
-            _check_leaf(tree, ["components", n], comp, seen)
-        if comp.get("type") == 1 and len(comp.get("components") or []) > ROW_BUTTONS_MAX:
-            _put(tree, ["components", n, "components"],
-                 _err("BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {ROW_BUTTONS_MAX} in length."))
+    for n, comp in enumerate(components):
+        _check_v2_node(tree, ["components", n], comp, V2_TOP_TYPES, seen, files)
 
 
-def validate_message(payload: dict[str, Any], *, partial: bool = False, flags: int = 0) -> Errors | None:
+def validate_message(payload: dict[str, Any], *, partial: bool = False, flags: int = 0,
+                     files: set[str] | None = None) -> Errors | None:
     """Checks a message create/edit body against Discord's limits.
 
     ``partial`` (edits) skips the "cannot be empty" rule. ``flags`` are the message's flags when
-    the body carries none (an edit of a Components V2 message). Returns ``None`` when accepted,
-    else the ``errors`` tree of a 50035 answer.
+    the body carries none (an edit of a Components V2 message). ``files`` are the file names an
+    ``attachment://name`` media URL may point at (the body's uploads plus, for an edit, the files
+    the message keeps; ``None`` skips that check). With the IS_COMPONENTS_V2 flag (1 << 15) the
+    body may carry no ``content`` or ``embeds`` and its components follow the V2 rules
+    (:func:`_check_components_v2`). Returns ``None`` when accepted, else the ``errors`` tree of a
+    50035 answer.
     """
     tree: Errors = {}
     content = payload.get("content")
@@ -179,7 +286,7 @@ def validate_message(payload: dict[str, Any], *, partial: bool = False, flags: i
         if content or embeds:
             _put(tree, ["content"], _err("MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
                                          "The 'content' and 'embeds' fields cannot be used with components v2"))
-        _check_components_v2(tree, components)
+        _check_components_v2(tree, components, files)
     else:
         _check_components_v1(tree, components)
     return tree or None

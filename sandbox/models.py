@@ -374,7 +374,9 @@ class FakeMessage:
 
     @property
     def text(self) -> str:
-        """Content, embed texts and Components V2 text displays joined by newlines (for ``in`` checks)."""
+        """The text a person reads: content, embed texts and every Components V2 TextDisplay (nested ones
+        too), joined by newlines (for ``in`` checks). A V2 message has no content, so this is its texts.
+        """
         parts = [self.content]
         for embed in self.embeds:
             parts += [embed.get("title") or "", embed.get("description") or ""]
@@ -385,6 +387,29 @@ class FakeMessage:
             if comp.get("type") == 10:
                 parts.append(comp.get("content", ""))
         return "\n".join(p for p in parts if p)
+
+    @property
+    def is_v2(self) -> bool:
+        """True when the message carries the IS_COMPONENTS_V2 flag (a layout, no content)."""
+        return bool(self.flags & IS_COMPONENTS_V2)
+
+    @property
+    def accent(self) -> int | None:
+        """The accent colour (an int, 0xRRGGBB) of the message's first Container, if any."""
+        return next((c.get("accent_color") for c in walk_components(self.components) if c.get("type") == 17), None)
+
+    @property
+    def media(self) -> list[tuple[str, str | None]]:
+        """Every MediaGallery item and Thumbnail as ``(url, description)``, in order
+        (``attachment://name`` URLs as the bot sent them).
+        """
+        out: list[tuple[str, str | None]] = []
+        for comp in walk_components(self.components):
+            if comp.get("type") == 12:
+                out += [((i.get("media") or {}).get("url", ""), i.get("description")) for i in comp.get("items", [])]
+            elif comp.get("type") == 11:
+                out.append(((comp.get("media") or {}).get("url", ""), comp.get("description")))
+        return out
 
     def button(self, label_or_custom_id: str) -> ButtonInfo:
         """The button whose custom_id equals, or else whose label equals, the argument.
@@ -509,3 +534,8 @@ class InteractionResult:
     def content(self) -> str:
         """The response message's content ('' if none)."""
         return self.message.content if self.message else ""
+
+    @property
+    def text(self) -> str:
+        """The text a person reads in the response message (:attr:`FakeMessage.text`; '' if none)."""
+        return self.message.text if self.message else ""

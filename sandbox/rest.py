@@ -15,6 +15,7 @@ from .models import (
     DM,
     EPHEMERAL,
     HAS_THREAD,
+    IS_COMPONENTS_V2,
     LOADING,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
@@ -353,8 +354,15 @@ class RestMixin:
                 comp["id"] = n
         return comps
 
-    def _check_message_body(self, body: JSON, *, partial: bool = False, flags: int = 0) -> None:
-        errors = validate_message(body, partial=partial, flags=flags)
+    @staticmethod
+    def _uploaded(body: JSON) -> set[str]:
+        """File names of the files a multipart body uploads."""
+        return {filename for filename, _, _ in (body.get("_files") or {}).values()}
+
+    def _check_message_body(self, body: JSON, *, partial: bool = False, flags: int = 0,
+                            files: set[str] | None = None) -> None:
+        files = self._uploaded(body) | (files or set())
+        errors = validate_message(body, partial=partial, flags=flags, files=files)
         if errors:
             raise invalid_form_body(errors)
         if not partial and is_empty_message(body):
@@ -421,7 +429,12 @@ class RestMixin:
         msg.allowed_mentions_sent.append(msg.allowed_mentions)
 
     def _apply_edit(self, msg: FakeMessage, body: JSON, via: str) -> FakeMessage:
-        self._check_message_body(body, partial=True, flags=msg.flags)
+        kept = {a["filename"] for a in msg.attachments}
+        if "attachments" in body:
+            keep = {str(a.get("id")) for a in body.get("attachments") or []}
+            kept = {a["filename"] for a in msg.attachments if a["id"] in keep}
+        self._check_message_body(body, partial=True, flags=msg.flags & IS_COMPONENTS_V2, files=kept)
+        self._check_v2_edit(msg, body)
         if "content" in body:
             msg.content = body["content"] or ""
             self._record_mentions(msg, body)
@@ -442,6 +455,26 @@ class RestMixin:
             self._dispatch("MESSAGE_UPDATE", self._message_event(msg))
         self._changed()
         return msg
+
+    @staticmethod
+    def _check_v2_edit(msg: FakeMessage, body: JSON) -> None:
+        """Discord's rules for the IS_COMPONENTS_V2 flag (1 << 15) on an edit: it cannot be removed,
+        and a message it is added to must lose its content and embeds in the same edit (else 400, 50035).
+        """
+        if body.get("flags") is None:
+            return
+        new_flags = int(body["flags"])
+        if msg.flags & IS_COMPONENTS_V2 and not new_flags & IS_COMPONENTS_V2:
+            raise invalid_form_body({"flags": {"_errors": [{"code": "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+                                                            "message": "The IS_COMPONENTS_V2 flag cannot be "
+                                                                       "removed"}]}})
+        if new_flags & IS_COMPONENTS_V2 and not msg.flags & IS_COMPONENTS_V2:
+            content = body["content"] if "content" in body else msg.content
+            embeds = body["embeds"] if "embeds" in body else msg.embeds
+            if content or embeds:
+                raise invalid_form_body({"content": {"_errors": [
+                    {"code": "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                     "message": "The 'content' and 'embeds' fields cannot be used with components v2"}]}})
 
     def post_bot_message(self, channel: FakeChannel, content: str, *,
                          buttons: Sequence[tuple[str, str]] = ()) -> FakeMessage:

@@ -55,6 +55,23 @@ class RefreshBoardButton(discord.ui.DynamicItem[discord.ui.Button], template=r"s
         await interaction.response.edit_message(content=f"board of table {self.table} v{self.ver + 1}", view=view)
 
 
+class FlipLayout(discord.ui.LayoutView):
+    """A Components V2 board: a container with a section whose accessory button flips a counter
+    (answered with type 7, so the V2 flag rides on an interaction response edit).
+    """
+
+    def __init__(self, count: int) -> None:
+        super().__init__(timeout=None)
+        self.count = count
+        flip: discord.ui.Button[FlipLayout] = discord.ui.Button(label="Flip", custom_id=f"sb:flip:{count}")
+        flip.callback = self.flip  # type: ignore[method-assign]
+        section = discord.ui.Section(discord.ui.TextDisplay(f"flipped {count}"), accessory=flip)
+        self.add_item(discord.ui.Container(section, discord.ui.Separator(), accent_colour=0x3366CC))
+
+    async def flip(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(view=FlipLayout(self.count + 1))
+
+
 class TableView(discord.ui.View):
     """The persistent lobby view: Join, a colour select, and the dynamic Open-board button."""
 
@@ -185,6 +202,16 @@ class SandboxTestBot(commands.Bot):
             container.add_item(discord.ui.ActionRow(discord.ui.Button(label="Sit", custom_id="sb:sit")))
             view.add_item(container)
             await interaction.response.send_message(view=view)
+
+        @tree.command(name="v2board", description="Answers with an ephemeral Components V2 board")
+        async def v2board(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message(view=FlipLayout(0), ephemeral=True)
+
+        @tree.command(name="v2later", description="Defers, then answers and follows up with V2 layouts")
+        async def v2later(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await interaction.edit_original_response(view=FlipLayout(10))
+            await interaction.followup.send(view=FlipLayout(20), ephemeral=True)
 
         @tree.command(name="play", description="Pick a game")
         async def play(interaction: discord.Interaction, kind: str) -> None:
