@@ -191,6 +191,9 @@ async def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--db", metavar="PATH", help="the bot's database (default: a temporary file)")
     parser.add_argument("--log-level", default="WARNING", help="the bot's log level on stderr (default WARNING)")
     parser.add_argument("--heartbeat-ms", type=int, default=41250, help="the gateway's heartbeat interval")
+    parser.add_argument("--web", action="store_true",
+                        help="serve the loopback Discord as a web page (prints its address) instead of the prompt")
+    parser.add_argument("--web-port", type=int, default=8080, help="the web page's port (0 picks a free one)")
     args = parser.parse_args(argv)
     fake = FakeDiscord(token=args.token, host=args.host, port=args.port, interaction_deadline_s=args.deadline,
                        heartbeat_interval_ms=args.heartbeat_ms)
@@ -208,6 +211,12 @@ async def main(argv: list[str] | None = None) -> None:
             await stack.enter_async_context(_parlor(fake, args.db, args.log_level))
             print("Parlor is running against the loopback Discord. Try: /games, /dutch-blitz new, "
                   "click Join, as bob, channels, show — or help.", flush=True)
+        if args.web:
+            from .web import WebSandbox
+
+            async with WebSandbox(fake, guild, host=args.host, port=args.web_port) as page:
+                print(f"Open {page.url} in a browser (two members side by side). Ctrl-C stops.", flush=True)
+                await asyncio.Event().wait()
         console = Console(fake, users, channel)
         loop = asyncio.get_running_loop()
         while True:
@@ -223,4 +232,5 @@ async def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(main())
