@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import re
 from collections.abc import Awaitable, Callable
@@ -121,13 +122,17 @@ def option_value(fake: FakeDiscord, guild: FakeGuild, opt: JSON, text: str) -> A
 
 
 def page_message(msg: FakeMessage) -> JSON:
-    """A message as the page draws it: Discord's payload plus who may see it and where its files are."""
+    """A message as the page draws it: Discord's payload plus who may see it, where its files are and a
+    ``version`` (a digest of all of it: the page marks each drawn message with it, so a test can tell
+    that the page shows exactly what the loopback holds).
+    """
     data = msg.to_payload()
     data["author_name"] = msg.author.global_name or msg.author.name
     data["author_bot"] = msg.author.bot
     data["ephemeral"] = msg.ephemeral
     data["loading"] = msg.loading
     data["files"] = {name: f"/files/{msg.id}/{name}" for name in msg.files}
+    data["version"] = hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
     return data
 
 

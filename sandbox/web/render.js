@@ -183,6 +183,7 @@ const Render = (() => {
     const div = document.createElement("div");
     div.className = "msg" + (m.ephemeral ? " ephemeral" : "");
     div.dataset.id = m.id;
+    div.dataset.version = m.version;
     const head = document.createElement("div");
     head.className = "head";
     head.innerHTML = `${esc(m.author_name)}${m.author_bot ? '<span class="bot-tag">APP</span>' : ""}` +
