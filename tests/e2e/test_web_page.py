@@ -39,6 +39,9 @@ STEPS = 1500
 SYNC_STEPS = 200
 """Page changes awaited for the page to catch up with the loopback before the test fails."""
 
+QUIET_STEPS = 5
+"""Quiet spells (2 s without a page change) in a row after which a page that still differs fails."""
+
 GALLERY = os.environ.get("PARLOR_GALLERY")
 """Where ``make gallery`` wants the screenshots (unset: none are taken)."""
 
@@ -121,13 +124,16 @@ class Page:
     async def synced(self, i: int, channel: int) -> list[FakeMessage]:
         """Waits until pane *i* shows exactly what its member sees in *channel* (ids, order, versions)."""
         user = self.users[i]
+        quiet = 0
         for _ in range(SYNC_STEPS):
             shown = await self.run(self._read, i)
             held = self.fake.messages(channel, visible_to=user)
             if shown["user"] == str(user.id) and shown["channel"] == str(channel) and \
                     shown["msgs"] == [[str(m.id), page_message(m)["version"]] for m in held]:
                 return held
-            await self.run(self._changed, i)
+            quiet = 0 if await self.run(self._changed, i) else quiet + 1
+            if quiet >= QUIET_STEPS:
+                break
         raise AssertionError(f"pane {i} never caught up with the loopback: {shown} vs {[m.id for m in held]}")
 
     async def wait_css(self, i: int, css: str) -> None:
