@@ -35,9 +35,10 @@ sync: $(BIN)/parlor  ## Register slash commands with Discord (GUILD=<id> for one
 migrate: $(BIN)/parlor
 	$(BIN)/parlor migrate
 
-gallery: $(BIN)/parlor  ## Draw every card of each deck and each game's pictures into docs/gallery/ (commit the PNGs after changing the art).
+gallery: $(BIN)/parlor  ## Draw the cards, each game's pictures and a screenshot of each game in the web sandbox into docs/gallery/ (commit the PNGs).
 	$(BIN)/python -m bot.art.gallery docs/gallery
 	$(BIN)/python -m bot.moments docs/gallery
+	PARLOR_GALLERY=docs/gallery $(BIN)/python -m pytest -q -p no:cacheprovider tests/e2e/test_web_page.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -19,9 +19,11 @@ from typing import Any
 
 from .models import FakeChannel, FakeMessage, FakeUser, InteractionResult, walk_components
 from .server import FakeDiscord
+from .web import command_tree, option_value, parse_slash
 
 HELP = """commands (the acting user and channel are shown in the prompt):
-  /name sub opt=value ...    run a slash command (opt=@user for user options)
+  /name sub opt:value ...    run a slash command as Discord writes it (opt:@user for a member;
+                             opt=value works too; a value runs to the next option)
   click LABEL|CUSTOM_ID      click a button on the newest message showing it
   select CUSTOM_ID v1,v2     pick values in a select menu
   modal id=value ...         submit the last modal you were shown
@@ -29,7 +31,8 @@ HELP = """commands (the acting user and channel are shown in the prompt):
   as USER                    act as another user (created if new)
   channel NAME               switch channel (threads too; names may have spaces)
   channels                   the channels and threads, and which one you are in
-  show                       the last messages you can see here
+  show                       the last messages you can see here (new ones and edits print
+                             by themselves as they happen)
   commands                   the synced slash commands
   wait SECONDS               let time pass (timers, coalesced edits)
   quit"""
@@ -100,19 +103,9 @@ def _render(msg: FakeMessage) -> str:
         return "\n".join([head, *_layout(msg.components)])
     lines = [head] + [f"    {line}" for line in msg.text.splitlines()]
     lines += [f"    {_row(row)}" for row in msg.components if row.get("type") == 1]
+    for a in msg.attachments:
+        lines.append(f"    📎 {a['filename']} ({a.get('size', 0)} bytes)")
     return "\n".join(lines)
-
-
-def _value(fake: FakeDiscord, text: str) -> Any:
-    """Parses an option value: @user, int, float, true/false, else the text."""
-    if text.startswith("@"):
-        return next(u for u in fake.users.values() if u.name == text[1:])
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return {"true": True, "false": False}.get(text.lower(), text)
 
 
 class Console:
@@ -121,6 +114,41 @@ class Console:
     def __init__(self, fake: FakeDiscord, users: list[FakeUser], channel: FakeChannel) -> None:
         self.fake, self.user, self.channel = fake, users[0], channel
         self.last_modal: InteractionResult | None = None
+        self.busy = False
+        self._seen: dict[int, tuple[Any, ...]] = {}
+        self._fresh()
+
+    def _fresh(self) -> list[tuple[FakeMessage, bool]]:
+        """Messages here that are new or changed since last printed, each with True if it is an edit."""
+        out = []
+        for m in self.fake.messages(self.channel, visible_to=self.user):
+            mark = (m.edited_ms, m.loading, len(m.attachments), m.content, repr(m.components))
+            old = self._seen.get(m.id)
+            if old != mark:
+                out.append((m, old is not None))
+                self._seen[m.id] = mark
+        return out
+
+    async def follow(self) -> None:
+        """|coro| Prints new messages and edits (a board redrawn by a bot's move) as they happen, between
+        commands; runs until cancelled.
+        """
+        wake = asyncio.Event()
+        self.fake.change_listeners.append(wake.set)
+        try:
+            while True:
+                await wake.wait()
+                await asyncio.sleep(0.2)  # a burst of edits prints once
+                wake.clear()
+                if self.busy:
+                    continue
+                fresh = self._fresh()
+                for msg, edited in fresh:
+                    print(("\n(edited) " if edited else "\n") + _render(msg))
+                if fresh:
+                    print(f"{self.user.name}@#{self.channel.name}> ", end="", flush=True)
+        finally:
+            self.fake.change_listeners.remove(wake.set)
 
     def _newest_with(self, predicate: Any) -> FakeMessage:
         for msg in reversed(self.fake.messages(self.channel, visible_to=self.user)):
@@ -130,7 +158,24 @@ class Console:
 
     async def run_line(self, line: str) -> bool:
         """Runs one typed line; returns False on quit."""
+        self.busy = True
+        try:
+            return await self._run_line(line)
+        finally:
+            self.busy = False
+
+    async def _run_line(self, line: str) -> bool:
         fake = self.fake
+        if line.startswith("/"):
+            guild = fake.guilds[self.channel.guild_id or 0]
+            path, defs, typed, tail = parse_slash(command_tree(fake, guild), line)
+            if tail:
+                raise ValueError(f"/{path}: {tail!r} is not an option; type name:value "
+                                 f"({', '.join(o['name'] for o in defs) or 'none'})")
+            by_name = {o["name"]: o for o in defs}
+            options = {k: option_value(fake, guild, by_name[k], v) for k, v in typed.items()}
+            result = await fake.slash(self.user, self.channel, path, options=options)
+            return await self._answered(result)
         words = shlex.split(line)
         if not words:
             return True
@@ -140,11 +185,6 @@ class Console:
             return False
         if cmd == "help":
             print(HELP)
-        elif cmd.startswith("/"):
-            names = [cmd[1:]] + [a for a in args if "=" not in a]
-            opts = dict(a.split("=", 1) for a in args if "=" in a)
-            result = await fake.slash(self.user, self.channel, " ".join(names),
-                                      options={k: _value(fake, v) for k, v in opts.items()})
         elif cmd == "click":
             target = " ".join(args)
 
@@ -165,12 +205,16 @@ class Console:
             found = [u for u in fake.users.values() if u.name == args[0]]
             guild = fake.guilds[self.channel.guild_id or 0]
             self.user = found[0] if found else fake.add_user(args[0], guild=guild)
+            self._seen.clear()
+            self._fresh()
         elif cmd == "channel":
             name = " ".join(args).lstrip("#")
             found = [c for c in fake.channels.values() if c.name == name]
             if not found:
                 raise LookupError(f"no channel or thread named {name!r}; type channels")
             self.channel = found[0]
+            self._seen.clear()
+            self._fresh()
         elif cmd == "channels":
             for c in fake.channels.values():
                 if c.guild_id is None:
@@ -188,10 +232,14 @@ class Console:
             await asyncio.sleep(float(args[0]))
         else:
             print(f"unknown command {cmd!r}; type help")
+        return await self._answered(result)
+
+    async def _answered(self, result: InteractionResult | None) -> bool:
+        """Prints what an interaction led to: its modal, its failure, then every new or changed message."""
         if result is not None:
             answer = result
             with contextlib.suppress(TimeoutError):  # a deferred answer ("thinking"): wait for its follow-up
-                await fake.wait_for(lambda: answer.failed or answer.message is None or not answer.message.loading,
+                await self.fake.wait_for(lambda: answer.failed or answer.message is None or not answer.message.loading,
                                     timeout=10, what="the deferred answer")
             await asyncio.sleep(0.3)  # let follow-ups and table edits land
             if result.modal is not None:
@@ -200,8 +248,8 @@ class Console:
                       f"{[c.get('custom_id') for c in _inputs(result.modal)]} (answer with: modal id=value)")
             if result.failed:
                 print("This interaction failed: " + "; ".join(result.errors))
-            for msg in fake.messages(self.channel, visible_to=self.user)[-3:]:
-                print(_render(msg))
+            for msg, edited in self._fresh():
+                print(("(edited) " if edited else "") + _render(msg))
         return True
 
 
@@ -246,6 +294,9 @@ async def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--db", metavar="PATH", help="the bot's database (default: a temporary file)")
     parser.add_argument("--log-level", default="WARNING", help="the bot's log level on stderr (default WARNING)")
     parser.add_argument("--heartbeat-ms", type=int, default=41250, help="the gateway's heartbeat interval")
+    parser.add_argument("--web", action="store_true",
+                        help="serve the loopback Discord as a web page (prints its address) instead of the prompt")
+    parser.add_argument("--web-port", type=int, default=8080, help="the web page's port (0 picks a free one)")
     args = parser.parse_args(argv)
     fake = FakeDiscord(token=args.token, host=args.host, port=args.port, interaction_deadline_s=args.deadline,
                        heartbeat_interval_ms=args.heartbeat_ms)
@@ -261,9 +312,18 @@ async def main(argv: list[str] | None = None) -> None:
             print("# start the bot with these, sync its commands, then type 'help'.", flush=True)
         else:
             await stack.enter_async_context(_parlor(fake, args.db, args.log_level))
-            print("Parlor is running against the loopback Discord. Try: /games, /dutch-blitz new, "
-                  "click Join, as bob, channels, show — or help.", flush=True)
+            if not args.web:
+                print("Parlor is running against the loopback Discord. Try: /games, /dutch-blitz new, "
+                      "click Join, as bob, channels, show — or help.", flush=True)
+        if args.web:
+            from .web import WebSandbox
+
+            async with WebSandbox(fake, guild, host=args.host, port=args.web_port) as page:
+                print(f"Open {page.url} in a browser (two members side by side). Ctrl-C stops.", flush=True)
+                await asyncio.Event().wait()
         console = Console(fake, users, channel)
+        follower = asyncio.create_task(console.follow())
+        stack.callback(follower.cancel)
         loop = asyncio.get_running_loop()
         while True:
             print(f"{console.user.name}@#{console.channel.name}> ", end="", flush=True)
@@ -278,4 +338,5 @@ async def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(main())

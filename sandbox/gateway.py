@@ -44,6 +44,8 @@ class GatewayMixin:
 
     def _changed(self) -> None:
         self._change.set()
+        for listener in self.change_listeners:
+            listener()
 
     def _deny_of(self, channel: FakeChannel) -> int:
         """What a channel (or a thread's parent) denies @everyone."""

@@ -132,6 +132,8 @@ class FakeDiscord(WorldMixin, FaultsMixin, DriverMixin, GatewayMixin, EmojiMixin
         self._resume_gate.set()
         self._ready = asyncio.Event()
         self._change = asyncio.Event()
+        self.change_listeners: list[Callable[[], None]] = []
+        """Called (no arguments, synchronously) after every change the fake sees: the web page's push."""
         self._runner: web.AppRunner | None = None
         self._writers: set[asyncio.Task[None]] = set()
         self._sockets: set[web.WebSocketResponse] = set()

@@ -89,3 +89,50 @@ async def test_console_shows_a_v2_layout_readably(fake, world, bot, capsys):
     assert "┌ #3366cc" in out and "flipped 0" in out and "[Flip](grey)" in out and "─" * 24 in out
     await console.run_line("click Flip")
     assert "flipped 1" in capsys.readouterr().out
+
+
+async def test_console_takes_options_as_discord_writes_them(fake, world, bot, capsys):
+    """``/name opt:value`` as Discord writes it (a value may hold spaces up to the next option); the old
+    ``opt=value`` still works; an unknown option is refused by name."""
+    import pytest
+
+    console = Console(fake, [world.alice], world.channel)
+    await console.run_line("/dutch-blitz new seats:4 speed:fast")
+    assert "New table: 4 seats, fast" in capsys.readouterr().out
+    await console.run_line("/dutch-blitz new seats=2")
+    assert "New table: 2 seats, normal" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="'colour:red' is not an option"):
+        await console.run_line("/dutch-blitz new colour:red")
+
+
+async def test_console_prints_edits_as_they_happen(fake, world, bot, capsys):
+    """Another member's click edits the table: the console prints the edited message without a command."""
+    import asyncio
+
+    console = Console(fake, [world.alice], world.channel)
+    await console.run_line("/dutch-blitz new seats=3")
+    capsys.readouterr()
+    follower = asyncio.create_task(console.follow())
+    try:
+        await fake.click(world.bob, fake.last_message(world.channel), "Join")
+        out = ""
+
+        def printed() -> bool:
+            nonlocal out
+            out += capsys.readouterr().out
+            return "Players: bob" in out
+
+        await fake.wait_for(printed, timeout=5, what="the edit printed")
+        assert "(edited)" in out and "alice@#games> " in out
+    finally:
+        follower.cancel()
+
+
+def test_console_shows_attachments_by_name(fake, world):
+    """A message's attachments are listed by file name and size."""
+    from sandbox.__main__ import _render
+    from sandbox.models import FakeMessage
+
+    msg = FakeMessage(id=1, channel_id=world.channel.id, guild_id=world.guild.id, author=fake.bot_user,
+                      content="the log", attachments=[{"id": "1", "filename": "table-1.json", "size": 42}])
+    assert "📎 table-1.json (42 bytes)" in _render(msg)
