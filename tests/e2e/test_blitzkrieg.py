@@ -112,8 +112,11 @@ async def test_a_person_plays_the_house_bot_to_the_end(fake: FakeDiscord, world:
             assert "Scenarios seen:" in final
         await fake.wait_for(lambda: table.status == "finished", timeout=5, what="the result stored")
         assert await bot.storage.result(1) is not None
-        ending = [m.text for m in fake.messages(thread) if m.id != lobby.id and m.text.startswith("🏁")]
-        assert ending and ("wins the war" in ending[-1] or "a draw" in ending[-1]), ending
+        def endings() -> list[str]:  # the notice goes out through the outbox, a moment after the move
+            return [m.text for m in fake.messages(thread) if m.id != lobby.id and m.text.startswith("🏁")]
+
+        ending = await fake.wait_for(endings, timeout=5, what="the war's end notice")
+        assert "wins the war" in ending[-1] or "a draw" in ending[-1], ending
 
 
 async def test_the_battle_is_told_step_by_step_with_a_nested_diplomat(fake: FakeDiscord, world: World,
