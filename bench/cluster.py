@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import itertools
 import os
 import random
 import sys
@@ -52,7 +51,6 @@ from sandbox import FakeDiscord, FakeUser, InteractionResult
 from sandbox.ratelimits import exempt_from_global
 
 SETUPS = ("sqlite-1", "postgres-1", "postgres-2", "bare")
-_databases = itertools.count(1)
 
 
 class Group:
@@ -76,15 +74,9 @@ def places(fake: FakeDiscord, tables: int) -> list[tuple[object, list[FakeUser]]
 
 
 async def new_database(base: str) -> str:
-    import asyncpg
+    from tests.pg_server import new_database as create
 
-    name = f"bench{next(_databases)}"
-    conn = await asyncpg.connect(f"{base}/postgres")
-    try:
-        await conn.execute(f"CREATE DATABASE {name}")
-    finally:
-        await conn.close()
-    return f"{base}/{name}"
+    return await create(base, prefix="bench")
 
 
 async def start(fake: FakeDiscord, tmp: str, setup: str, url: str, *, sync: bool) -> list[Child]:

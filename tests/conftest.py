@@ -26,15 +26,12 @@ __all__ = ["hypothesis"]
 
 # ---------------------------------------------------------------- PostgreSQL (tests/pg_server.py)
 
-import itertools  # noqa: E402
 from collections.abc import AsyncIterator, Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 
-from tests.pg_server import postgres_server  # noqa: E402
-
-_databases = itertools.count(1)
+from tests.pg_server import new_database, postgres_server  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -54,15 +51,7 @@ POSTGRES_MISSING: list[str] = []
 
 async def new_postgres_database(base: str) -> str:
     """A new, empty database on the test server; returns its URL."""
-    import asyncpg
-
-    name = f"t{next(_databases)}"
-    conn = await asyncpg.connect(f"{base}/postgres")
-    try:
-        await conn.execute(f"CREATE DATABASE {name}")
-    finally:
-        await conn.close()
-    return f"{base}/{name}"
+    return await new_database(base)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import itertools
 import os
 import pwd
 import shutil
@@ -98,3 +99,20 @@ def postgres_server(*, durable: bool = False) -> Iterator[str]:
                 run(str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+_databases = itertools.count(1)
+
+
+async def new_database(base: str, prefix: str = "t") -> str:
+    """|coro| A new, empty database on the server at *base* (a ``postgresql://`` URL without a
+    database), named *prefix* and a number; returns its URL."""
+    import asyncpg
+
+    name = f"{prefix}{next(_databases)}"
+    conn = await asyncpg.connect(f"{base}/postgres")
+    try:
+        await conn.execute(f"CREATE DATABASE {name}")
+    finally:
+        await conn.close()
+    return f"{base}/{name}"

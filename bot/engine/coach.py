@@ -21,7 +21,7 @@ from typing import Any
 
 from bot.engine.core import Action, Event
 
-__all__ = ["Moment", "Lesson", "Coach", "load_coach", "plain_coach", "said_by_others"]
+__all__ = ["Moment", "Lesson", "Coach", "load_coach", "plain_coach", "said_by_others", "moves_by_kind"]
 
 Namer = Callable[[str], str]
 
@@ -112,6 +112,19 @@ def load_coach(spec: str) -> Coach:
     if not callable(function):
         raise TypeError(f"{spec!r} names no coach function")
     return function  # type: ignore[no-any-return]
+
+
+def moves_by_kind(moment: Moment) -> dict[str, list[dict[str, Any]]]:
+    """The learner's legal actions grouped by their ``type``, in the order they first appear: what a
+    coach explains one kind at a time.
+
+    >>> moves_by_kind(Moment("u1", {}, [{"type": "draw"}, {"type": "discard", "card": "AS"}, {"type": "draw"}]))
+    {'draw': [{'type': 'draw'}, {'type': 'draw'}], 'discard': [{'type': 'discard', 'card': 'AS'}]}
+    """
+    by_kind: dict[str, list[dict[str, Any]]] = {}
+    for action in moment.legal:
+        by_kind.setdefault(str(action["type"]), []).append(dict(action))
+    return by_kind
 
 
 def plain_coach(moment: Moment) -> Lesson:

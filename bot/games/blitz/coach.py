@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine.coach import Lesson, Moment, said_by_others
+from bot.engine.coach import Lesson, Moment, moves_by_kind, said_by_others
 from bot.engine.core import Event
 from bot.games.blitz.narrate import narrate
 
@@ -59,9 +59,7 @@ def coach(moment: Moment) -> Lesson:
     Returns a :class:`~bot.engine.coach.Lesson` naming only the learner's own cards and public cards.
     """
     view = dict(moment.view)
-    by_kind: dict[str, list[dict[str, Any]]] = {}
-    for action in moment.legal:
-        by_kind.setdefault(str(action["type"]), []).append(dict(action))
+    by_kind = moves_by_kind(moment)
     options = tuple((kind, _option(kind, actions, view)) for kind, actions in by_kind.items())
 
     def words(player: str, event: Event) -> str | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine.coach import Lesson, Moment, said_by_others
+from bot.engine.coach import Lesson, Moment, moves_by_kind, said_by_others
 from bot.engine.core import Event
 from bot.games.dutch_blitz.narrate import narrate
 
@@ -78,9 +78,7 @@ def coach(moment: Moment) -> Lesson:
     §2–§11). Returns a :class:`~bot.engine.coach.Lesson`.
     """
     seat = _me(dict(moment.view), moment.me)
-    by_kind: dict[str, list[dict[str, Any]]] = {}
-    for action in moment.legal:
-        by_kind.setdefault(str(action["type"]), []).append(dict(action))
+    by_kind = moves_by_kind(moment)
     options = tuple((kind, _option(kind, actions, seat)) for kind, actions in by_kind.items())
 
     def words(player: str, event: Event) -> str | None:
