@@ -254,8 +254,11 @@ class Console:
 
 
 @contextlib.asynccontextmanager
-async def _parlor(fake: FakeDiscord, db: str | None, log_level: str) -> AsyncIterator[Any]:
-    """The production bot, in this process, connected to *fake* with its commands synced."""
+async def _parlor(fake: FakeDiscord, db: str | None, log_level: str, *,
+                  card_emojis: bool = False) -> AsyncIterator[Any]:
+    """The production bot, in this process, connected to *fake* with its commands synced (and, with
+    *card_emojis*, the cards uploaded as application emojis, as ``parlor sync`` does).
+    """
     import logging
     import tempfile
 
@@ -274,6 +277,11 @@ async def _parlor(fake: FakeDiscord, db: str | None, log_level: str) -> AsyncIte
             bot = ParlorBot(config, storage, check_commands=False)
             async with running_bot(fake, bot):
                 await bot.tree.sync()
+                if card_emojis:
+                    from bot.emoji_sync import sync_card_emojis
+
+                    await sync_card_emojis(bot)
+                    await bot.load_card_emojis()
                 yield bot
 
 
@@ -297,6 +305,8 @@ async def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--web", action="store_true",
                         help="serve the loopback Discord as a web page (prints its address) instead of the prompt")
     parser.add_argument("--web-port", type=int, default=8080, help="the web page's port (0 picks a free one)")
+    parser.add_argument("--text-cards", action="store_true",
+                        help="with --web, leave the card emojis unsynced (cards as text, as on a server without them)")
     args = parser.parse_args(argv)
     fake = FakeDiscord(token=args.token, host=args.host, port=args.port, interaction_deadline_s=args.deadline,
                        heartbeat_interval_ms=args.heartbeat_ms)
@@ -311,7 +321,8 @@ async def main(argv: list[str] | None = None) -> None:
             print(f"export DISCORD_GATEWAY={fake.gateway_url}")
             print("# start the bot with these, sync its commands, then type 'help'.", flush=True)
         else:
-            await stack.enter_async_context(_parlor(fake, args.db, args.log_level))
+            await stack.enter_async_context(_parlor(fake, args.db, args.log_level,
+                                                    card_emojis=args.web and not args.text_cards))
             if not args.web:
                 print("Parlor is running against the loopback Discord. Try: /games, /dutch-blitz new, "
                       "click Join, as bob, channels, show — or help.", flush=True)

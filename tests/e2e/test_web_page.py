@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 
+from bot.emoji_sync import sync_card_emojis
 from bot.engine import GAMES
 from sandbox import FakeDiscord, FakeMessage, FakeUser
 from sandbox.web import WebSandbox, page_message
@@ -231,6 +232,8 @@ async def test_a_game_played_to_its_end_in_the_browser(fake: FakeDiscord, world:
     users = [world.alice, world.bob]
     rng = random.Random(kind)
     async with parlor(fake, tmp_path / "p.db", [*COGS, "cogs.games"]) as bot, WebSandbox(fake, world.guild) as web:
+        await sync_card_emojis(bot)  # the cards as pictures, as `parlor sync` leaves them (docs/art.md §8)
+        assert await bot.load_card_emojis() > 0
         page = Page(browser, fake, users)
         await page.run(browser.get, web.url)
         for i in (0, 1):
