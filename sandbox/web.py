@@ -121,12 +121,24 @@ def option_value(fake: FakeDiscord, guild: FakeGuild, opt: JSON, text: str) -> A
     return text
 
 
+def _emoji_ids_as_strings(value: Any) -> Any:
+    """*value* with every component emoji's ``id`` as a string, as Discord sends snowflakes: discord.py
+    sends it as a number, which a JavaScript number cannot hold exactly (the image would be another id's).
+    """
+    if isinstance(value, dict):
+        return {k: (dict(v, id=str(v["id"])) if k == "emoji" and isinstance(v, dict) and v.get("id") is not None
+                    else _emoji_ids_as_strings(v)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_emoji_ids_as_strings(v) for v in value]
+    return value
+
+
 def page_message(msg: FakeMessage) -> JSON:
     """A message as the page draws it: Discord's payload plus who may see it, where its files are and a
     ``version`` (a digest of all of it: the page marks each drawn message with it, so a test can tell
     that the page shows exactly what the loopback holds).
     """
-    data = msg.to_payload()
+    data = _emoji_ids_as_strings(msg.to_payload())
     data["author_name"] = msg.author.global_name or msg.author.name
     data["author_bot"] = msg.author.bot
     data["ephemeral"] = msg.ephemeral
