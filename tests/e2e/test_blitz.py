@@ -113,7 +113,7 @@ async def test_a_person_and_two_bots_play_to_the_end(fake: FakeDiscord, world: W
                                 "Discard 10♠ (keep 21)"]
         assert "10♠" not in seen_by(fake, thread, spectator), "a card drawn from the stock is Alice's alone"
         await fake.click(world.alice, hand, "Discard 2♥ (keep 31)")
-        notice = await fake.wait_for(lambda: next((m for m in fake.messages(thread) if "31!" in (m.text or "")),
+        notice = await fake.wait_for(lambda: next((m for m in fake.messages(thread) if "🎯 **31!**" in (m.text or "")),
                                                   None), timeout=5, what="the 31 notice")
         assert f"🎯 **31!** alice holds 31: {bot1} and {bot2} each lose 1 life." in notice.text
         assert "• alice: A♠ K♠ 10♠ — **31**" in notice.text and f"• {bot1}: K♣ Q♣ 8♣ — **28**" in notice.text

@@ -374,7 +374,8 @@ async def test_a_dutch_call_gives_everyone_else_one_last_turn(fake: FakeDiscord,
             if user is world.alice:
                 await fake.wait_for(lambda: "called **Dutch** — last turns: carol (now)."
                                     in fake.message(lobby.id).text, timeout=5)
-        assert table.engine.view(None)["due_to_end"]
+        view = table.engine.view(None)  # on a slow machine the hands may already be turned over by themselves
+        assert view["due_to_end"] or view["phase"] == "round_over", view["phase"]
         bob_board = await my_hand(fake, world.bob, lobby)
         assert "Draw" not in [b.label for b in bob_board.buttons], "the caller gets no last turn"
         await fake.wait_for(lambda: table.engine.view(None)["phase"] == "round_over", timeout=10,

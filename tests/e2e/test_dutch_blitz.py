@@ -89,7 +89,7 @@ async def test_human_and_bot_play_a_hand_to_the_blitz(fake: FakeDiscord, world: 
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
         bot.tables.bot_delay_scale = 0.1  # about 90 ms a move: Alice's boards are mostly current
         thread, lobby = await open_blitz(fake, world, stuck_seconds=2)
-        await fake.click(world.alice, lobby, "Add bot")
+        await fake.select(world.alice, lobby, "parlor:botpick:1", ["hard"])  # the bot that plays most (greedy)
         await fake.click(world.alice, lobby, "Start")
         table = bot.tables.tables[1]
         for _ in range(6):
