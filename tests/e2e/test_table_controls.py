@@ -27,8 +27,8 @@ async def test_turn_timer_warns_then_moves_then_seats_a_bot(fake: FakeDiscord, w
         assert all(s.is_bot for s in table.seats), "both silent players were replaced after two timeouts"
         actions = await bot.storage.actions(1)
         assert len(actions) >= 4 and all(a.discord_ts_ms is not None for a in actions)
-        assert (await bot.storage.game(1)).status == "cancelled"
         await fake.wait_for(lambda: "no players were left" in fake.message(lobby.id).text, timeout=5)
+        assert (await bot.storage.game(1)).status == "cancelled"  # stored before the message said it
 
 
 async def test_a_stale_timer_never_fires_on_a_new_turn(fake: FakeDiscord, world: World, tmp_path: Path) -> None:
