@@ -88,6 +88,36 @@ def pictures(repeats: int) -> None:
               f"{statistics.median(cached_times):9.3f} {len(picture.png) / 1024:7.1f}")
 
 
+def warmed(repeats: int) -> None:
+    """What a table's start draws ahead (``bot.art.pictures.warm``, once per game and process): ms per
+    deck and size, then each moment's first picture after it (cards cached, the picture never drawn)."""
+    from bot.art import pictures as art_pictures
+    from bot.moments import gallery_moments
+
+    print("drawn ahead when a game's first table starts (a worker thread; once per process):")
+    for moment_type, sizes in art_pictures.CARD_SIZES.items():
+        art_deck._drawn.cache_clear()
+        art_pictures._card_rgba.cache_clear()
+        start = time.perf_counter()
+        count = art_pictures.warm([moment_type])
+        took = (time.perf_counter() - start) * 1000
+        print(f"  {moment_type.__name__:<10} {', '.join(f'{d} {h} px' for d, h in sizes):<22} "
+              f"{count} cards in {took:.0f} ms")
+    art_deck._drawn.cache_clear()
+    art_pictures._card_rgba.cache_clear()
+    art_pictures.warm(art_pictures.CARD_SIZES)
+    print(f"{'first picture after warm':<28} {'ms':>8}   (target <= 50 ms)")
+    for name, moment in gallery_moments().items():
+        times = []
+        for _ in range(repeats):
+            art_pictures.render.cache_clear()
+            start = time.perf_counter()
+            art_pictures.render(moment)
+            times.append((time.perf_counter() - start) * 1000)
+        print(f"{name:<28} {statistics.median(times):8.1f}")
+
+
 if __name__ == "__main__":
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 5)
     pictures(int(sys.argv[1]) if len(sys.argv) > 1 else 5)
+    warmed(int(sys.argv[1]) if len(sys.argv) > 1 else 5)

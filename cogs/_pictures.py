@@ -24,6 +24,7 @@ from bot.art.pictures import (
     RevealedHand,
     Showdown,
     ShownHand,
+    draws,
 )
 from bot.engine import Event
 
@@ -67,6 +68,7 @@ def _labelled(events: Sequence[Event]) -> dict[str, str]:
     return out
 
 
+@draws(Reveal)
 def dutch_moments(events: Sequence[Event], view: Callable[[], Mapping[str, Any]],
                   name: Callable[[str], str]) -> list[Moment]:
     """Dutch's reveal: at ``round_over`` every hand is turned face up for all (``docs/rules/dutch.md``
@@ -85,6 +87,7 @@ def dutch_moments(events: Sequence[Event], view: Callable[[], Mapping[str, Any]]
     return moments
 
 
+@draws(Showdown)
 def blitz_moments(events: Sequence[Event], view: Callable[[], Mapping[str, Any]],
                   name: Callable[[str], str]) -> list[Moment]:
     """Blitz (31)'s showdown (``docs/rules/blitz.md`` §7) and a 31 (§6): every hand is shown to all,
@@ -110,6 +113,7 @@ def blitz_moments(events: Sequence[Event], view: Callable[[], Mapping[str, Any]]
     return moments
 
 
+@draws(Battle)
 def blitzkrieg_moments(events: Sequence[Event], view: Callable[[], Mapping[str, Any]],
                        name: Callable[[str], str]) -> list[Moment]:
     """A Blitzkrieg battle fought as a scenario, once won (``docs/rules/blitzkrieg.md``): the two turned
@@ -135,6 +139,7 @@ def blitzkrieg_moments(events: Sequence[Event], view: Callable[[], Mapping[str, 
     return moments
 
 
+@draws(HandEnd)
 def dutch_blitz_moments(events: Sequence[Event], view: Callable[[], Mapping[str, Any]],
                         name: Callable[[str], str]) -> list[Moment]:
     """The end of a Dutch Blitz hand (``docs/rules/dutch-blitz.md`` §8): the Dutch piles' top cards

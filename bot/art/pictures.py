@@ -19,18 +19,19 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.art.deck import card_image
+from bot.art.deck import card_image, deck_keys
 from bot.art.draw import font
 from bot.art.sheet import FELT, picture_png
 
 __all__ = [
     "CACHE_SIZE",
+    "CARD_SIZES",
     "MAX_ALT",
     "MAX_BYTES",
     "PNG_SIGNATURE",
@@ -47,7 +48,9 @@ __all__ = [
     "ShownHand",
     "StandingRow",
     "Standings",
+    "draws",
     "render",
+    "warm",
 ]
 
 PNG_SIGNATURE = bytes([137, 80, 78, 71, 13, 10, 26, 10])
@@ -58,6 +61,8 @@ MAX_BYTES = 150 * 1024
 
 MAX_ALT = 1024
 """Discord's limit on a media gallery item's description (alt text), in characters."""
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 CACHE_SIZE = 64
 """How many rendered pictures :func:`render` keeps (least recently used dropped first)."""
@@ -232,6 +237,43 @@ class Bracket:
 
 Moment = Reveal | Showdown | Battle | HandEnd | Standings | Bracket
 """What :func:`render` draws."""
+
+CARD_SIZES: dict[type, tuple[tuple[str, int], ...]] = {
+    Reveal: (("standard", _CARD_H),), Showdown: (("standard", _CARD_H),), Battle: (("standard", _BIG_H),),
+    HandEnd: (("dutch-blitz", _PILE_H),),
+}
+"""The cards each moment's picture pastes: ``(deck, height in px)`` pairs (a moment type not listed
+pastes no card). :func:`warm` draws these ahead of the first picture."""
+
+
+def draws(*moments: type) -> Callable[[_F], _F]:
+    """Declare on a game's moments function (``cogs._pictures``) which moment types it returns, so
+    the table can :func:`warm` their cards when the game's first table starts.
+
+    ``@draws(Reveal)`` sets the function's ``draws`` attribute to ``(Reveal,)`` and returns it unchanged.
+    """
+    def mark(function: _F) -> _F:
+        setattr(function, "draws", moments)  # noqa: B010 - an attribute on a function, read with getattr
+        return function
+    return mark
+
+
+def warm(moments: Iterable[type]) -> int:
+    """Draw every card the pictures of *moments* (moment types) paste, at the sizes they paste them
+    (:data:`CARD_SIZES`), into the picture cache, so that the first such picture is drawn as fast as
+    a later one (≤ 50 ms, ``docs/art.md`` §7) instead of drawing its cards on the way.
+
+    Meant for a worker thread (about 0.5–1.5 s of CPU per deck and size on a slow machine, once per
+    process): it takes the drawing lock one card at a time, so a picture asked for meanwhile is not
+    held up behind the whole deck. Returns how many cards were drawn now (0 when all were cached).
+    """
+    sizes = {size for kind in moments for size in CARD_SIZES.get(kind, ())}
+    before = _card_rgba.cache_info().misses
+    for deck_name, height in sorted(sizes):
+        for key in deck_keys(deck_name):
+            with _DRAWING:
+                _card_rgba(key, height)
+    return _card_rgba.cache_info().misses - before
 
 
 # ---------------------------------------------------------------------------------- drawing kit

@@ -67,6 +67,7 @@ class Loops:
         watch, its story's reveal and its people's automatic moves.
         """
         loop = asyncio.get_running_loop()
+        self.moves.pictures.prepare(table.kind)
         for i, watcher in enumerate(self.messenger.watch(table)):
             table.tasks.append(loop.create_task(watcher, name=f"table-{table.id}-watch{i}"))
         for player in table.bots:

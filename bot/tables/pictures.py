@@ -17,7 +17,7 @@ import importlib
 import logging
 from collections.abc import Callable, Sequence
 
-from bot.art.pictures import Moment, StandingRow, Standings, render
+from bot.art.pictures import Moment, StandingRow, Standings, render, warm
 from bot.engine import GAMES, Event
 from bot.tables.messenger import Messenger
 from bot.tables.registry import TableRegistry
@@ -62,6 +62,7 @@ class TablePictures:
         self.registry = registry
         self.messenger = messenger
         self._moments: dict[str, Callable[..., list[Moment]] | None] = {}
+        self._warmed: set[str] = set()
         for kind in GAMES:  # imported now, at start-up, never on a move's path
             self.moments_of(kind)
 
@@ -81,6 +82,27 @@ class TablePictures:
                     log.exception("game %s: its pictures (%s) could not be imported; it gets none", kind, where)
             self._moments[kind] = found
         return self._moments[kind]
+
+    def prepare(self, kind: str) -> None:
+        """Draw the cards of game *kind*'s pictures ahead of its first moment (``bot.art.pictures.warm``,
+        the moment types its moments function declares with ``@draws``), in a worker thread in the
+        background, once per process: called when a table of *kind* starts, so that its first
+        picture meets 50 ms (``docs/art.md`` §7). Never raises, never waits.
+        """
+        if kind in self._warmed:
+            return
+        self._warmed.add(kind)
+        drawn = tuple(getattr(self.moments_of(kind), "draws", ()))
+        if drawn:
+            self.registry.background(self._warm(kind, drawn))
+
+    async def _warm(self, kind: str, drawn: tuple[type, ...]) -> None:
+        try:
+            count = await asyncio.to_thread(warm, drawn)
+        except Exception:
+            log.exception("game %s: could not draw its pictures' cards ahead", kind)
+            return
+        log.debug("game %s: %d cards drawn ahead for its pictures", kind, count)
 
     def observe(self, table: Table, events: Sequence[Event]) -> None:
         """Read the moments of one committed move's *events* at *table* (its lock held) and send

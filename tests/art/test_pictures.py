@@ -35,6 +35,7 @@ from bot.art.pictures import (
     StandingRow,
     Standings,
     render,
+    warm,
 )
 from bot.engine import GAMES
 from bot.moments import gallery_pictures, moments_function, played_moments
@@ -197,3 +198,31 @@ def test_a_game_whose_pictures_cannot_be_imported_gets_none_and_its_tables_run(
     part = TablePictures(None, RecordingMessenger())  # type: ignore[arg-type]
     assert part.moments_of("blitz") is None
     assert "no_such_module:moments" in caplog.text
+
+
+@pytest.mark.parametrize("kind", PICTURED)
+def test_each_game_declares_the_moments_it_draws_so_their_cards_are_drawn_ahead(kind: str) -> None:
+    """Every moment a seeded game of *kind* makes is one its moments function declares (``@draws``),
+    or a picture without cards (standings): what the table warms at its start covers its pictures."""
+    declared = set(getattr(moments_function(kind), "draws", ()))
+    made = {type(played.moment) for seed in SEEDS[:2] for played in played_moments(kind, seed=seed)}
+    assert made - declared <= {Standings}, f"{kind} makes {made - declared} without declaring them"
+    assert declared, f"{kind} declares no moment to draw ahead"
+
+
+@pytest.mark.parametrize("kind", PICTURED)
+def test_after_warm_a_games_first_picture_draws_no_card(kind: str) -> None:
+    """``warm`` draws every card a game's pictures paste, so its first picture only pastes (≤ 50 ms
+    then, ``bench/render.py``): rendering any of its moments draws no card anew."""
+    from bot.art import deck
+    from bot.art import pictures as art_pictures
+
+    art_pictures._card_rgba.cache_clear()
+    deck._drawn.cache_clear()
+    declared = getattr(moments_function(kind), "draws", ())
+    assert warm(declared) > 0
+    assert warm(declared) == 0, "a second warm draws nothing"
+    before = art_pictures._card_rgba.cache_info().misses
+    for played in played_moments(kind, seed=1):
+        render.__wrapped__(played.moment)  # drawn anew, past the pictures' LRU
+    assert art_pictures._card_rgba.cache_info().misses == before

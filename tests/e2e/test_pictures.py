@@ -71,3 +71,28 @@ async def test_each_moment_sends_its_picture_once_in_the_thread(kind: str, fake:
             assert message.media == [(f"attachment://{attachment['filename']}", attachment["description"])]
             assert message.text.strip(), "a picture has its caption beside it"
         assert not pictures(fake, world.channel, "standings.png"), "pictures go to the table's thread only"
+
+
+@pytest.mark.parametrize("kind", sorted(MOMENTS))
+async def test_a_games_picture_cards_are_drawn_when_its_first_table_starts(kind: str, fake: FakeDiscord,
+                                                                          world: World, tmp_path: Path) -> None:
+    """Starting a table draws the cards of its game's pictures in the background (``TablePictures.prepare``),
+    so the first moment's picture only pastes them (≤ 50 ms): the picture cache fills without a moment."""
+    from bot.art import deck
+    from bot.art import pictures as art_pictures
+    from bot.moments import moments_function
+
+    art_pictures._card_rgba.cache_clear()
+    deck._drawn.cache_clear()
+    sizes = {size for moment in getattr(moments_function(kind), "draws", ())
+             for size in art_pictures.CARD_SIZES.get(moment, ())}
+    wanted = sum(len(deck.deck_keys(name)) for name, _ in sizes)
+    assert wanted > 0
+    _, options = case_options(kind)
+    async with parlor(fake, tmp_path / "parlor.db", PRODUCTION_COGS, tables=fast_tables(), timer_scale=0.2) as bot:
+        driver = TableDriver(fake, bot, world.channel, [world.alice], None, kind, options, 0,
+                             key=ACTION_KEYS.get(kind, action_key), reachability=False)
+        await driver.open_and_start()
+        await fake.wait_for(lambda: art_pictures._card_rgba.cache_info().currsize >= wanted, timeout=30,
+                            what=f"the {wanted} cards of {kind}'s pictures drawn ahead")
+        assert art_pictures.warm(getattr(moments_function(kind), "draws", ())) == 0
