@@ -37,7 +37,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from .models import FakeChannel, FakeGuild, FakeMessage, FakeUser, InteractionResult
 from .server import FakeDiscord
@@ -160,6 +160,7 @@ class WebSandbox:
         self._runner: web.AppRunner | None = None
         self._sockets: set[asyncio.Event] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._open: set[web.WebSocketResponse] = set()
 
     @property
     def url(self) -> str:
@@ -193,6 +194,8 @@ class WebSandbox:
             self.fake.change_listeners.remove(self._changed)
         for task in list(self._tasks):
             task.cancel()
+        for ws in list(self._open):  # else the runner waits out its shutdown timeout for each open page
+            await ws.close(code=WSCloseCode.GOING_AWAY, message=b"the sandbox stops")
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -241,6 +244,7 @@ class WebSandbox:
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(heartbeat=20)
         await ws.prepare(request)
+        self._open.add(ws)
         wake = asyncio.Event()
         view: dict[str, int] = {}
         sent: dict[int, str] = {}
@@ -279,6 +283,7 @@ class WebSandbox:
                     sent.clear()
                     wake.set()
         finally:
+            self._open.discard(ws)
             self._sockets.discard(wake)
             task.cancel()
             self._tasks.discard(task)

@@ -17,6 +17,7 @@ them); where none is found the test is skipped with the reason. ``PARLOR_GALLERY
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import re
@@ -107,20 +108,26 @@ class Page:
     def _pane(self, i: int) -> str:
         return f".pane[data-pane='{i}']"
 
-    def _read(self, i: int) -> dict[str, Any]:
-        return self.driver.execute_script(
-            """const p = document.querySelector(arguments[0]);
-            return {user: p.dataset.user, channel: p.dataset.channel,
-                    msgs: Array.from(p.querySelectorAll('.messages > .msg')).map(
-                        (m) => [m.dataset.id, m.dataset.version])};""", self._pane(i))
+    _READ = """const p = document.querySelector(arguments[0]);
+        const read = () => ({user: p.dataset.user, channel: p.dataset.channel,
+                             msgs: Array.from(p.querySelectorAll('.messages > .msg')).map(
+                                 (m) => [m.dataset.id, m.dataset.version])});"""
 
-    def _changed(self, i: int) -> bool:
-        """Waits (in the browser) for the pane's next DOM change; False after 2 s without one."""
+    def _read(self, i: int) -> dict[str, Any]:
+        return self.driver.execute_script(self._READ + "return read();", self._pane(i))
+
+    def _changed(self, i: int, seen: dict[str, Any] | None = None) -> bool:
+        """Waits (in the browser) for the pane's next DOM change; False after 2 s without one. With
+        *seen* (what :meth:`_read` gave), a pane that already differs from it counts as changed at
+        once: a change between the read and this call is not waited for again."""
         return self.driver.execute_async_script(
-            """const done = arguments[arguments.length - 1];
+            self._READ + """
+            const done = arguments[arguments.length - 1];
+            if (arguments[1] !== null && JSON.stringify(read()) !== arguments[1]) { done(true); return; }
             const obs = new MutationObserver(() => { obs.disconnect(); done(true); });
-            obs.observe(document.querySelector(arguments[0]), {subtree: true, childList: true, attributes: true});
-            setTimeout(() => { obs.disconnect(); done(false); }, 2000);""", self._pane(i))
+            obs.observe(p, {subtree: true, childList: true, attributes: true});
+            setTimeout(() => { obs.disconnect(); done(false); }, 2000);""", self._pane(i),
+            None if seen is None else json.dumps(seen, separators=(",", ":")))
 
     async def synced(self, i: int, channel: int) -> list[FakeMessage]:
         """Waits until pane *i* shows exactly what its member sees in *channel* (ids, order, versions)."""
@@ -132,7 +139,7 @@ class Page:
             if shown["user"] == str(user.id) and shown["channel"] == str(channel) and \
                     shown["msgs"] == [[str(m.id), page_message(m)["version"]] for m in held]:
                 return held
-            quiet = 0 if await self.run(self._changed, i) else quiet + 1
+            quiet = 0 if await self.run(self._changed, i, shown) else quiet + 1
             if quiet >= QUIET_STEPS:
                 break
         raise AssertionError(f"pane {i} never caught up with the loopback: {shown} vs {[m.id for m in held]}")
@@ -208,6 +215,11 @@ async def gallery(page: Page, thread: int, table_message: int, kind: str) -> boo
             await page.show(i, board)
     await page.screenshot(Path(GALLERY) / f"web-{kind}-board.png")
     return True
+
+
+def held_by(fake: FakeDiscord, thread: Any, user: FakeUser) -> list[FakeMessage]:
+    """The ephemeral messages of *thread* only *user* sees (their boards), oldest first."""
+    return [m for m in fake.messages(thread, visible_to=user) if m.ephemeral and m.visible_to == user.id]
 
 
 def usable(msg: FakeMessage) -> list[tuple[str, str, Any]]:
@@ -293,6 +305,9 @@ async def test_a_game_played_to_its_end_in_the_browser(fake: FakeDiscord, world:
                 custom_id = rng.choice(public)[1]
                 await page.click(i, f".msg[data-id='{table.message_id}'] button[data-custom-id='{custom_id}']")
             else:
+                theirs = [m for m in held_by(fake, thread, users[1 - i]) if usable(m)]
+                if mine or theirs:  # a member may move: nothing to wait for (the table waits on them)
+                    continue
                 await fake.wait_for(lambda heard=heard: len(fake.requests) > heard or table.status != "running",
                                     timeout=30, what="the table to move on")
                 continue

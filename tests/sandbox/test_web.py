@@ -31,3 +31,25 @@ def test_the_page_loads_nothing_from_outside() -> None:
         text = path.read_text()
         assert not re.search(r"(src|href)=\"(https?:)?//", text), path
         assert "@import" not in text and "fetch(\"http" not in text, path
+
+
+async def test_the_sandbox_stops_at_once_with_a_page_open() -> None:
+    """A page still connected when the sandbox stops is told the server is going away (close code 1001)
+    and the sandbox does not sit out aiohttp's shutdown timeout for it (it did: 30 s and more per page)."""
+    import aiohttp
+
+    from sandbox import FakeDiscord
+    from sandbox.web import WebSandbox
+
+    fake = FakeDiscord()
+    guild = fake.add_guild("Parlor test")
+    async with aiohttp.ClientSession() as session:
+        web = WebSandbox(fake, guild)
+        await web.__aenter__()
+        ws = await session.ws_connect(web.url + "ws")
+        first = await ws.receive_json()  # the world, pushed on connect
+        assert first["type"] == "world"
+        await web.__aexit__(None, None, None)
+        closing = await ws.receive()
+        assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
+        assert ws.close_code == aiohttp.WSCloseCode.GOING_AWAY
