@@ -68,8 +68,8 @@ async def wait_event(event: asyncio.Event, timeout_s: float) -> bool:
 def bot_speed_factor(settings: dict[str, Any]) -> float:
     """The multiplier of bots' reaction times at a table with *settings* (``relaxed`` when unset).
 
-    >>> bot_speed_factor({}), bot_speed_factor({"bot_speed": "fast"})
-    (2.0, 0.6)
+    >>> bot_speed_factor({}), bot_speed_factor({"bot_speed": "fast"}), bot_speed_factor({"bot_speed": "slow"})
+    (2.0, 0.6, 4.0)
     """
     return BOT_SPEEDS.get(str(settings.get("bot_speed", "relaxed")), BOT_SPEEDS["relaxed"])
 
