@@ -125,7 +125,7 @@ class BlitzkriegUI(GameUI):
             lines.append(" · ".join(seat.text for seat in self.seat_panels(table)) + (" (as the battle began)"
                                                                                   if telling else ""))
         elif telling:
-            lines.append("Card counts as the battle began.")
+            lines.append("Card counts above (as the battle began).")
         if battle is not None:
             lines.append("")
             lines += self._battle_lines(table, battle, shown)
