@@ -755,6 +755,8 @@ async def test_no_one_ever_sees_a_card_they_were_not_shown(variant: str, fake: F
                 print(run.summary())
                 assert run.over and run.states_checked >= 10
                 watch.check()
+                # the game is over a moment before its table is stored as finished: the next /dutch new waits
+                await fake.wait_for(lambda d=driver: d.table.status != "running", timeout=10, what="table finished")
     finally:
         root.removeHandler(handler)
         root.setLevel(old_level)
