@@ -26,6 +26,7 @@ from bot.games.blitz.narrate import blitz_reason, showdown_reason
 from bot.tables import GameUI, Table
 from bot.tables.codec import codec_for
 from bot.tables.faces import PLAIN, CardStyle
+from bot.tables.seats import PublicParts, SeatPanel
 from bot.tables.ui import Board, BoardButton, fit_label
 
 __all__ = ["BlitzUI", "LAST_MOVES"]
@@ -76,6 +77,22 @@ class BlitzUI(GameUI):
 
     def public_text(self, table: Table) -> str:
         """Seats in order with lives and turn, the discard pile and stock, then the last moves in words."""
+        return "\n".join(self._public_lines(table, seats=True))
+
+    def public_parts(self, table: Table) -> PublicParts:
+        """The header, a seat each (:meth:`seat_panels`), and the discard pile and last moves."""
+        header, *rest = self._public_lines(table, seats=False)
+        return PublicParts(header, tuple(self.seat_panels(table)), "\n".join(rest))
+
+    def seat_panels(self, table: Table) -> list[SeatPanel]:
+        """Each seat in order: ``1. name ❤️❤️ — ▶ to play``, turn marked (one line each in the text)."""
+        engine = table.engine
+        assert engine is not None
+        view = engine.view(None)
+        return [SeatPanel(player, f"{i}. {self._seat_line(table, view, player)}", turn=player == view["turn"])
+                for i, player in enumerate(view["players"], start=1)]
+
+    def _public_lines(self, table: Table, *, seats: bool) -> list[str]:
         engine = table.engine
         assert engine is not None
         view = engine.view(None)
@@ -84,10 +101,10 @@ class BlitzUI(GameUI):
         lines = [f"**Blitz (31)** — table #{table.id} · round {view['round']} · {name(view['dealer'])} deals"]
         if view["winner"] is None and view["turn"] is not None:
             lines.append(f"Discard pile: **{_card(view['discard_top'])}** · stock: {view['stock_count']} cards")
-        for i, player in enumerate(view["players"], start=1):
-            lines.append(f"{i}. {self._seat_line(table, view, player)}")
+        if seats:
+            lines += [seat.text for seat in self.seat_panels(table)]
         lines += self.last_moves_block(table, LAST_MOVES)
-        return "\n".join(lines)
+        return lines
 
     def _seat_line(self, table: Table, view: Mapping[str, Any], player: str) -> str:
         name = table.display_name(player)

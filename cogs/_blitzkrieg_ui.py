@@ -20,6 +20,7 @@ from typing import Any
 from bot.engine import GAMES, Action, Event
 from bot.games.blitzkrieg.scenarios import SCENARIOS
 from bot.tables import GameUI, Table
+from bot.tables.seats import PublicParts, SeatPanel
 from bot.tables.settings import PACES
 from bot.tables.ui import CONTENT_MAX, fit_label
 
@@ -83,6 +84,33 @@ class BlitzkriegUI(GameUI):
 
     def public_text(self, table: Table) -> str:
         """Counts, the latest battle as told so far, the next battle, the awaited choice, the tally."""
+        return "\n".join(self._public_lines(table, seats=True))
+
+    def public_parts(self, table: Table) -> PublicParts:
+        """The header, a seat each (:meth:`seat_panels`), and the battles, the awaited choice and the tally."""
+        header, *rest = self._public_lines(table, seats=False)
+        return PublicParts(header, tuple(self.seat_panels(table)), "\n".join(rest).strip("\n"))
+
+    def seat_panels(self, table: Table) -> list[SeatPanel]:
+        """Each player's card count (``▶ **alice**: 26 cards``; the counts as the battle began while it
+        is told). Both turn their cards at once, so ▶ marks a player only when the table waits for
+        that one alone: the other has turned, or a choice is theirs (``docs/rules/blitzkrieg.md``).
+        """
+        engine = table.engine
+        assert engine is not None
+        view = engine.view(None)
+        battle = view["battle"]
+        telling = battle is not None and self.shown_steps(table) < 1 + len(battle["lines"])
+        decks = battle["decks"] if telling else view["decks"]
+        awaited = [] if telling or engine.is_over else [p for p in engine.players if engine.legal_actions(p)]
+        panels = []
+        for p in engine.players:
+            turn = awaited == [p]
+            text = f"{'▶ ' if turn else ''}**{table.display_name(p)}**: {decks[p]} card{'' if decks[p] == 1 else 's'}"
+            panels.append(SeatPanel(p, text, turn=turn))
+        return panels
+
+    def _public_lines(self, table: Table, *, seats: bool) -> list[str]:
         engine = table.engine
         assert engine is not None
         view = engine.view(None)
@@ -92,11 +120,12 @@ class BlitzkriegUI(GameUI):
         battle = view["battle"]
         shown = self.shown_steps(table)
         telling = battle is not None and shown < 1 + len(battle["lines"])
-        decks = battle["decks"] if telling else view["decks"]
         cards = self.cards(table)
-        lines.append(" · ".join(f"**{table.display_name(p)}**: {decks[p]} card{'' if decks[p] == 1 else 's'}"
-                                for p in players)
-                     + (" (as the battle began)" if telling else ""))
+        if seats:
+            lines.append(" · ".join(seat.text for seat in self.seat_panels(table)) + (" (as the battle began)"
+                                                                                  if telling else ""))
+        elif telling:
+            lines.append("Card counts above (as the battle began).")
         if battle is not None:
             lines.append("")
             lines += self._battle_lines(table, battle, shown)
@@ -124,7 +153,7 @@ class BlitzkriegUI(GameUI):
                 lines.insert(before, line)
                 break
             summaries.pop()
-        return "\n".join(lines)
+        return lines
 
     def _summary_line(self, table: Table, battle: dict[str, Any]) -> str:
         """A finished battle in one short line: ``Battle 11 (The clock): alice wins 4 cards.``"""

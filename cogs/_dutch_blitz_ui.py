@@ -22,6 +22,7 @@ from typing import Any
 from bot.engine import GAMES, Action
 from bot.tables import GameUI, Table, TableError
 from bot.tables.faces import CardStyle
+from bot.tables.seats import PublicParts, SeatPanel
 from bot.tables.ui import Board, BoardButton, Click
 
 __all__ = ["DutchBlitzUI"]
@@ -58,28 +59,47 @@ class DutchBlitzUI(GameUI):
 
     def public_text(self, table: Table) -> str:
         """Dutch piles grouped by colour, each seat's Blitz/Post/Wood tops, scores; the hand summary between hands."""
+        return "\n".join(self._public_lines(table, seats=True))
+
+    def public_parts(self, table: Table) -> PublicParts:
+        """The header, a seat each (:meth:`seat_panels`), and the Dutch piles or the hand summary."""
+        header, *rest = self._public_lines(table, seats=False)
+        return PublicParts(header, tuple(self.seat_panels(table)), "\n".join(rest))
+
+    def seat_panels(self, table: Table) -> list[SeatPanel]:
+        """Each seat: ``• **name** — Blitz 7 (top R9) · Post … · Wood … · total 12`` while a hand is
+        played (its face-up piles only, ``docs/rules/dutch-blitz.md``), else the total and ✅ ready.
+        Everybody plays at once, so no seat is marked as having the turn.
+        """
+        view = table.engine.view(None)  # type: ignore[union-attr]
+        _card = self.cards(table).card
+        panels = []
+        for seat in view["seats"]:
+            name = table.display_name(seat["player"])
+            if view["phase"] == "play":
+                posts = " ".join(_card(p[-1] if p else None) for p in seat["posts"])
+                text = (f"• **{name}** — Blitz {seat['blitz_count']} (top {_card(seat['blitz_top'])}) · "
+                        f"Post {posts} · Wood {_card(seat['wood_top'])} · total {seat['total']}")
+            else:
+                text = f"• **{name}** — total {seat['total']}{' ✅ ready' if seat.get('ready') else ''}"
+            panels.append(SeatPanel(seat["player"], text))
+        return panels
+
+    def _public_lines(self, table: Table, *, seats: bool) -> list[str]:
         view = table.engine.view(None)  # type: ignore[union-attr]
         cards = self.cards(table)
-        _card = cards.card
         lines = [f"**Dutch Blitz** — table #{table.id} · hand {view['hand']} · playing to {view['target']}"]
         if view["phase"] == "play":
             lines.append(self._piles_line(view, cards))
             played = sum(p["size"] for p in view["dutch_piles"])
             lines.append(f"Cards on Dutch piles this hand: {played}")
-        for seat in view["seats"]:
-            name = table.display_name(seat["player"])
-            if view["phase"] == "play":
-                posts = " ".join(_card(p[-1] if p else None) for p in seat["posts"])
-                lines.append(f"• **{name}** — Blitz {seat['blitz_count']} (top {_card(seat['blitz_top'])}) · "
-                             f"Post {posts} · Wood {_card(seat['wood_top'])} · total {seat['total']}")
-            else:
-                ready = " ✅ ready" if seat.get("ready") else ""
-                lines.append(f"• **{name}** — total {seat['total']}{ready}")
+        if seats:
+            lines += [seat.text for seat in self.seat_panels(table)]
         if view["phase"] != "play" and view["hand_scores"]:
             lines.append(self._hand_summary(table, view))
             if view["phase"] == "between":
                 lines.append("Press **Ready** for the next hand (bots are always ready; the host may start it).")
-        return "\n".join(lines)
+        return lines
 
     def _piles_line(self, view: dict[str, Any], cards: CardStyle) -> str:
         groups = []

@@ -36,6 +36,7 @@ from bot.tables import GameUI, Table, TableError
 from bot.tables.codec import codec_for
 from bot.tables.faces import PLAIN, CardStyle
 from bot.tables.picker import BUTTONS_MAX, Picker
+from bot.tables.seats import PublicParts, SeatPanel
 from bot.tables.ui import Board, BoardButton, Click, fit_label
 
 __all__ = ["DutchUI", "LAST_MOVES", "BACK"]
@@ -222,21 +223,43 @@ class DutchUI(GameUI):
         hand face up with its value and total instead of the seats (eight players of long names fit
         Discord's 2,000 characters uncut).
         """
+        return "\n".join(self._public_lines(table, seats=True))
+
+    def public_parts(self, table: Table) -> PublicParts:
+        """The header, a seat each (:meth:`seat_panels`), and the rest of :meth:`public_text`."""
+        header, *rest = self._public_lines(table, seats=False)
+        return PublicParts(header, tuple(self.seat_panels(table)), "\n".join(rest))
+
+    def seat_panels(self, table: Table) -> list[SeatPanel]:
+        """Each seat while a round is played: ``1. ▶ **name** 🔔 — 1:🂠 2:🂠 3:🂠 (3 cards) · total 12``, the
+        cards face down (a back per position, ``docs/rules/dutch.md`` §4); none once the hands are face up.
+        """
+        view = self._view(table, None)
+        if view["phase"] in ("round_over", "over"):  # revealed: the hands below say it
+            return []
+        name = table.display_name
+        passive = view["variant"] == "passive"
+        style = self.cards(table)
+        active = view["power"]["player"] if view["power"] else view["turn"]
+        panels = []
+        for i, hand in enumerate(view["hands"], start=1):
+            p = hand["player"]
+            turn = p == active and view["phase"] == "play"
+            bell = " 🔔" if p == view["dutch"] else ""
+            total = f" · total {view['totals'][p]}" if passive else ""
+            cards = f"{hand['cards']} card{'s' if hand['cards'] != 1 else ''}"
+            text = f"{i}. {'▶ ' if turn else ''}**{name(p)}**{bell} — {_slots(hand['slots'], style)} ({cards}){total}"
+            panels.append(SeatPanel(p, text, turn=turn))
+        return panels
+
+    def _public_lines(self, table: Table, *, seats: bool) -> list[str]:
         view = self._view(table, None)
         name = table.display_name
         passive = view["variant"] == "passive"
         revealed = view["phase"] in ("round_over", "over")
         lines = [self._head(table, view)]
-        style = self.cards(table)
-        active = view["power"]["player"] if view["power"] else view["turn"]
-        for i, hand in enumerate([] if revealed else view["hands"], start=1):  # revealed: the hands below say it
-            p = hand["player"]
-            mark = "▶ " if p == active and view["phase"] == "play" else ""
-            bell = " 🔔" if p == view["dutch"] else ""
-            total = f" · total {view['totals'][p]}" if passive else ""
-            cards = f"{hand['cards']} card{'s' if hand['cards'] != 1 else ''}"
-            slots = "" if revealed else f" — {_slots(hand['slots'], style)}"
-            lines.append(f"{i}. {mark}**{name(p)}**{bell}{slots} ({cards}){total}")
+        if seats:
+            lines += [seat.text for seat in self.seat_panels(table)]
         lines += self._status(table, view, None)
         if revealed:
             lines += self._round_lines(table, view)
@@ -247,7 +270,7 @@ class DutchUI(GameUI):
             told = ", ".join(f"{name(p)} {s:+d}" for p, s in scores.items())
             lines.append(f"Round {view['round'] - 1} scored: {told}")
         lines += self.last_moves_block(table, LAST_MOVES)
-        return "\n".join(lines)
+        return lines
 
     def public_buttons(self, table: Table) -> list[BoardButton]:
         """Between rounds (passive): **Next round**."""

@@ -79,9 +79,16 @@ def _layout(components: list[dict[str, Any]], indent: str = "    ") -> list[str]
         elif kind == 1:
             lines.append(f"{indent}{_row(c)}")
         elif kind == 9:
-            lines += _layout(c.get("components") or [], indent)
+            texts = _layout(c.get("components") or [], indent)
             accessory = c.get("accessory") or {}
-            lines.append(f"{indent}  → {_button(accessory) if accessory.get('type') == 2 else _media([accessory])}")
+            url = (accessory.get("media") or {}).get("url", "")
+            if accessory.get("type") == 11 and not url.startswith("attachment://") and texts:
+                # a picture from the web (a seat's avatar): its description beside the first line
+                texts[0] += f"  (🖼 {accessory.get('description') or url.rsplit('/', 1)[-1]})"
+                lines += texts
+            else:
+                lines += texts
+                lines.append(f"{indent}  → {_button(accessory) if accessory.get('type') == 2 else _media([accessory])}")
         elif kind == 12:
             lines.append(f"{indent}{_media(c.get('items') or [])}")
         elif kind == 13:

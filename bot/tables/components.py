@@ -34,6 +34,7 @@ import discord
 
 from bot.answers import ANSWERING, DEFERRING, UNKNOWN_INTERACTION, answer_error
 from bot.tables.layout import DEFAULT_ACCENT, Grouped, Media, render
+from bot.tables.seats import SeatPanel
 from bot.tables.ui import (
     BUTTON_LABEL_MAX,
     CUSTOM_ID_MAX,
@@ -347,10 +348,10 @@ COMPONENTS = (TableButton, MoveButton, MoveSelect, PublicButton, BotPicker)
 
 
 def lobby_view(table_id: int, bots: list[tuple[str, str, str]] | None = None, *, text: str,
-               accent: int = DEFAULT_ACCENT) -> discord.ui.LayoutView:
-    """The lobby's layout (:func:`~bot.tables.layout.render`): *text*, then Join, Leave, Add bot,
-    Start, Cancel; when there are several to choose from, the Add-bot menu (*bots*: ``(value, label,
-    description)``, see :class:`BotPicker`); and How to play.
+               accent: int = DEFAULT_ACCENT, seats: Sequence[SeatPanel] = ()) -> discord.ui.LayoutView:
+    """The lobby's layout (:func:`~bot.tables.layout.render`): *text* (a Section per seat of *seats*
+    under its header), then Join, Leave, Add bot, Start, Cancel; when there are several to choose
+    from, the Add-bot menu (*bots*: ``(value, label, description)``, see :class:`BotPicker`); and How to play.
     """
     items: list[Grouped] = [Grouped(TableButton(verb, table_id, label, style))
                             for verb, (label, style) in LOBBY_VERBS.items()]
@@ -359,7 +360,7 @@ def lobby_view(table_id: int, bots: list[tuple[str, str, str]] | None = None, *,
         picker.item.row = None
         items.append(Grouped(picker, row=1))
     items.append(Grouped(TableButton("howto", table_id, "How to play", discord.ButtonStyle.secondary), row=2))
-    return render(text, items, accent=accent)
+    return render(text, items, accent=accent, seats=seats)
 
 
 STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonStyle.secondary,
@@ -367,9 +368,10 @@ STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonSty
 
 
 def table_view(table_id: int, board_label: str, extra: list[BoardButton] | None = None, *, text: str,
-               accent: int = DEFAULT_ACCENT, header: str | None = None,
-               media: Sequence[Media] = ()) -> discord.ui.LayoutView:
-    """The running table's layout: *text* (its first line the header, or *header*), the pictures
+               accent: int = DEFAULT_ACCENT, header: str | None = None, media: Sequence[Media] = (),
+               seats: Sequence[SeatPanel] = ()) -> discord.ui.LayoutView:
+    """The running table's layout: *text* (its first line the header, or *header*), a Section per
+    seat of *seats* (:class:`~bot.tables.seats.SeatPanel`, their lines not in *text*), the pictures
     *media* (uploaded with the message), and the public buttons: one's private board/hand, the
     game's own (by their ``group``), leave, how to play.
 
@@ -383,7 +385,7 @@ def table_view(table_id: int, board_label: str, extra: list[BoardButton] | None 
                       b.group, b.row) for b in extra or []]
     items.append(Grouped(TableButton("leave", table_id, "Leave game", discord.ButtonStyle.secondary), row=4))
     items.append(Grouped(TableButton("howto", table_id, "How to play", discord.ButtonStyle.secondary), row=4))
-    return render(text, items, accent=accent, header=header, media=media)
+    return render(text, items, accent=accent, header=header, media=media, seats=seats)
 
 
 def invite_view(table_id: int, *, text: str, accent: int = DEFAULT_ACCENT, join: bool = True) -> discord.ui.LayoutView:
@@ -395,10 +397,10 @@ def invite_view(table_id: int, *, text: str, accent: int = DEFAULT_ACCENT, join:
 
 
 def finished_view(table_id: int, *, text: str, accent: int = DEFAULT_ACCENT, expired: bool = False,
-                  rematch: bool = True, media: Sequence[Media] = (),
-                  header: str | None = None) -> discord.ui.LayoutView:
-    """The finished table's layout: *text* and Rematch (none when not *rematch*: a tournament
-    match); disabled once the table is let go (*expired*).
+                  rematch: bool = True, media: Sequence[Media] = (), header: str | None = None,
+                  seats: Sequence[SeatPanel] = ()) -> discord.ui.LayoutView:
+    """The finished table's layout: *seats* as they ended, *text* and Rematch (none when not
+    *rematch*: a tournament match); disabled once the table is let go (*expired*).
     """
     items: list[discord.ui.Item[Any]] = []
     if rematch:
@@ -406,7 +408,7 @@ def finished_view(table_id: int, *, text: str, accent: int = DEFAULT_ACCENT, exp
                              discord.ButtonStyle.secondary if expired else discord.ButtonStyle.success)
         button.item.disabled = expired
         items.append(button)
-    return render(text, items, accent=accent, media=media, header=header)
+    return render(text, items, accent=accent, media=media, header=header, seats=seats)
 
 
 def text_view(text: str, *, accent: int = DEFAULT_ACCENT, header: str | None = None) -> discord.ui.LayoutView:

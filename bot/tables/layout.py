@@ -6,12 +6,17 @@ header, becomes the header) and the message's buttons and menus — into a
 (:attr:`bot.engine.game.Game.accent`) holding
 
 1. the header :class:`~discord.ui.TextDisplay` (``### game — table #N · hand or round, target``);
-2. a :class:`~discord.ui.Separator`, then the body text, one TextDisplay per paragraph (blank-line
+2. a :class:`~discord.ui.Section` per seat (:class:`~bot.tables.seats.SeatPanel`: name, counts,
+   lives or points, whose-turn mark) with the player's avatar as its
+   :class:`~discord.ui.Thumbnail` (Discord wants an accessory on a Section; the message layer
+   resolves the avatars). A seat without an avatar, or seats that would take the layout over 40
+   components, are written as one TextDisplay of their lines instead — never an error;
+3. a :class:`~discord.ui.Separator`, then the body text, one TextDisplay per paragraph (blank-line
    separated) with separators between them while the 40-component budget allows;
-3. optionally a :class:`~discord.ui.MediaGallery` of uploaded pictures (:class:`Media`, the hook
+4. optionally a :class:`~discord.ui.MediaGallery` of uploaded pictures (:class:`Media`, the hook
    for moment pictures: the caller uploads ``discord.File(..., filename=media.filename)`` with the
    same message);
-4. a separator and the buttons in :class:`~discord.ui.ActionRow` s grouped by what they do
+5. a separator and the buttons in :class:`~discord.ui.ActionRow` s grouped by what they do
    (:data:`GROUPS`: the player's cards, the table's piles, actions), in that order.
 
 Discord's V2 limits (40 components counting nested ones, 4,000 characters of text) are checked
@@ -30,9 +35,10 @@ import discord
 
 from bot.engine import GAMES
 from bot.tables.board import GROUPS, ROW_WIDTH, LimitError
+from bot.tables.seats import SeatPanel
 
 __all__ = ["render", "Media", "accent_of", "GROUPS", "DEFAULT_ACCENT", "V2_COMPONENTS_MAX", "V2_TEXT_MAX",
-           "Grouped"]
+           "Grouped", "SeatPanel"]
 
 V2_COMPONENTS_MAX = 40
 """Components of one V2 message, nested ones counted (Discord)."""
@@ -107,8 +113,16 @@ def _paragraphs(body: str) -> list[str]:
     return [p.strip("\n") for p in body.split("\n\n") if p.strip()]
 
 
+def _seat_sections(seats: Sequence[SeatPanel]) -> list[discord.ui.Item[Any]]:
+    """One Section per seat: its text beside its avatar (a Thumbnail described by the seat's name)."""
+    return [discord.ui.Section(discord.ui.TextDisplay(seat.text),
+                               accessory=discord.ui.Thumbnail(seat.avatar or "", description=seat.name or None))
+            for seat in seats]
+
+
 def render(text: str, items: Sequence[Grouped | discord.ui.Item[Any]] = (), *, accent: int = DEFAULT_ACCENT,
-           header: str | None = None, media: Sequence[Media] = ()) -> discord.ui.LayoutView:
+           header: str | None = None, media: Sequence[Media] = (),
+           seats: Sequence[SeatPanel] = ()) -> discord.ui.LayoutView:
     """The Components V2 layout of one table message (see the module's documentation).
 
     Parameters
@@ -123,6 +137,10 @@ def render(text: str, items: Sequence[Grouped | discord.ui.Item[Any]] = (), *, a
         The header line; ``None`` takes *text*'s first line.
     media:
         Pictures uploaded with the message, shown in a MediaGallery (≤ 10).
+    seats:
+        The seats, drawn under the header as one Section each (their text and avatar), or as one
+        TextDisplay of their lines when a seat has no avatar or the Sections do not fit 40 components.
+        *text* must not hold their lines too.
 
     Returns
     -------
@@ -133,7 +151,7 @@ def render(text: str, items: Sequence[Grouped | discord.ui.Item[Any]] = (), *, a
     ------
     LimitError
         Over 4,000 characters of text, more than 10 pictures, or more than 40 components even with
-        the body in one TextDisplay and no separators (``docs/design.md`` §5).
+        the seats and the body each in one TextDisplay and no separators (``docs/design.md`` §5).
     """
     if header is None:
         header, _, body = text.strip("\n").partition("\n")
@@ -143,24 +161,31 @@ def render(text: str, items: Sequence[Grouped | discord.ui.Item[Any]] = (), *, a
     if not header.startswith("#"):
         header = f"### {header}"
     paragraphs = _paragraphs(body)
-    if sum(map(len, paragraphs)) + len(header) > V2_TEXT_MAX:
-        raise LimitError(f"a layout's text is {sum(map(len, paragraphs)) + len(header)} characters, "
-                         f"more than Discord's {V2_TEXT_MAX}")
+    seat_lines = "\n".join(seat.text for seat in seats)
+    used = sum(map(len, paragraphs)) + len(header) + len(seat_lines)
+    if used > V2_TEXT_MAX:
+        raise LimitError(f"a layout's text is {used} characters, more than Discord's {V2_TEXT_MAX}")
     if len(media) > GALLERY_ITEMS_MAX:
         raise LimitError(f"{len(media)} pictures, more than a gallery's {GALLERY_ITEMS_MAX}")
     grouped = [i if isinstance(i, Grouped) else Grouped(i) for i in items]
     rows = _rows(grouped)
     fixed = 2 + len(rows) + sum(map(len, rows)) + (1 if media else 0)  # container, header, rows, gallery
-    spaced = fixed + 2 * len(paragraphs) + (1 if rows else 0)  # a separator before each paragraph and the rows
-    if spaced > V2_COMPONENTS_MAX:  # too many to space out: the body in one text, one separator
-        paragraphs = ["\n\n".join(paragraphs)] if paragraphs else []
-        spaced = fixed + len(paragraphs) + 1
-        if spaced > V2_COMPONENTS_MAX:
-            raise LimitError(f"a layout of {spaced} components, more than Discord's {V2_COMPONENTS_MAX}")
-        separators = False
+    spaced = 2 * len(paragraphs) + (1 if rows else 0)  # a separator before each paragraph and the rows
+    collapsed = 2 if paragraphs else 0  # the body in one text after one separator
+    # The seats as Sections (3 components each) where they fit, else as one text; then the body spaced out.
+    shapes = [(sections, separators) for sections in ((True, False) if all(s.avatar for s in seats) else (False,))
+              for separators in (True, False)]
+    for sections, separators in shapes:
+        count = fixed + (3 * len(seats) if sections else min(len(seats), 1)) + (spaced if separators else collapsed)
+        if count <= V2_COMPONENTS_MAX:
+            break
     else:
-        separators = True
+        raise LimitError(f"a layout of {count} components, more than Discord's {V2_COMPONENTS_MAX}")
+    if not separators:
+        paragraphs = ["\n\n".join(paragraphs)] if paragraphs else []
     container: discord.ui.Container[Any] = discord.ui.Container(discord.ui.TextDisplay(header), accent_colour=accent)
+    for item in _seat_sections(seats) if sections else [discord.ui.TextDisplay(seat_lines)] if seats else []:
+        container.add_item(item)
     for i, paragraph in enumerate(paragraphs):
         if separators or i == 0:
             container.add_item(discord.ui.Separator(visible=i == 0, spacing=discord.SeparatorSpacing.small))

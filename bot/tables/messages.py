@@ -15,6 +15,7 @@ import io
 import logging
 import time
 from collections.abc import Coroutine, Sequence
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -27,10 +28,12 @@ from bot.tables.components import finished_view, invite_view, lobby_view, table_
 from bot.tables.core import now_ms, posted_ms, wall_ms
 from bot.tables.layout import Media, accent_of
 from bot.tables.registry import TableRegistry
-from bot.tables.table import Table, TableStatus
+from bot.tables.seats import SeatPanel
+from bot.tables.table import Seat, Table, TableStatus
 from bot.tables.text import fit_text
 
-__all__ = ["DiscordMessenger", "PublicToken", "FINISHED_TTL_S", "PICTURE_ACCENT", "picture_message"]
+__all__ = ["DiscordMessenger", "PublicToken", "FINISHED_TTL_S", "PICTURE_ACCENT", "picture_message", "avatar_url",
+           "default_avatar_url", "with_avatars"]
 
 log = logging.getLogger("parlor.tables")
 
@@ -119,8 +122,9 @@ class DiscordMessenger:
         """
         if table.status != TableStatus.LOBBY:
             return text_view(self.registry.lobby_text(table), accent=accent_of(table.kind))
-        return lobby_view(table.id, self.registry.bot_menu(table.kind), text=self.registry.lobby_text(table),
-                          accent=accent_of(table.kind))
+        parts = self.registry.lobby_parts(table)  # a Section per seat, with its avatar
+        return lobby_view(table.id, self.registry.bot_menu(table.kind), text=f"{parts.header}\n{parts.body}",
+                          accent=accent_of(table.kind), seats=with_avatars(self.client, table, parts.seats))
 
     @staticmethod
     def header(table: Table) -> str:
@@ -232,14 +236,14 @@ class DiscordMessenger:
         *media* are pictures uploaded with the same message, shown in the container's
         MediaGallery (the hook for moment pictures, ``docs/tables.md``, "Message layouts").
         """
-        header, body = self.registry.public_parts(table)
-        accent = accent_of(table.kind)
+        parts, accent = self.registry.public_parts(table), accent_of(table.kind)
+        seats = with_avatars(self.client, table, parts.seats)
         if table.engine is not None and table.engine.is_over:
-            return finished_view(table.id, text=body, accent=accent, rematch=not table.settings.get("tournament"),
-                                 media=media, header=header)
+            return finished_view(table.id, text=parts.body, accent=accent, rematch=not table.settings.get("tournament"),
+                                 media=media, header=parts.header, seats=seats)
         ui = self.registry.uis[table.kind]
-        return table_view(table.id, ui.board_label, list(ui.public_buttons(table)), text=body, accent=accent,
-                          header=header, media=media)
+        return table_view(table.id, ui.board_label, list(ui.public_buttons(table)), text=parts.body, accent=accent,
+                          header=parts.header, media=media, seats=seats)
 
     def keep_public_token(self, table: Table, interaction: discord.Interaction) -> None:
         """Keep *interaction* as *table*'s :class:`PublicToken` when it was a click on the public
@@ -324,10 +328,11 @@ class DiscordMessenger:
             if table.message_id is not None and not table.settings.get("tournament"):
                 with contextlib.suppress(discord.HTTPException):  # its Rematch no longer answers: say so
                     await self.budget.acquire()
-                    header, body = self.registry.public_parts(table)
+                    parts = self.registry.public_parts(table)
                     await self.channel(table).get_partial_message(table.message_id).edit(
-                        content=None, view=finished_view(table.id, text=body, header=header, expired=True,
-                                                         accent=accent_of(table.kind)))
+                        content=None, view=finished_view(table.id, text=parts.body, header=parts.header, expired=True,
+                                                         accent=accent_of(table.kind),
+                                                         seats=with_avatars(self.client, table, parts.seats)))
         finally:  # nothing edits this table's message any more
             self.tokens.pop(table.id, None)
 
@@ -420,6 +425,37 @@ class DiscordMessenger:
             await channel.send(view=layout, file=file, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.warning("could not post a picture to table %s", table.id, exc_info=True)
+
+
+def default_avatar_url(user_id: int) -> str:
+    """The URL of Discord's default avatar for user snowflake *user_id* (as ``discord.User.default_avatar``
+    gives it for a user without a discriminator): no request, for a user not in the cache.
+    """
+    return f"{discord.Asset.BASE}/embed/avatars/{(user_id >> 22) % len(discord.DefaultAvatar)}.png"
+
+
+def avatar_url(client: discord.Client, seat: Seat | None, guild_id: int | None = None) -> str:
+    """The avatar URL shown beside *seat*: its member's ``display_avatar`` (the server avatar, else the
+    user's, else Discord's default), the bot user's own for a bot seat, the default avatar of the
+    snowflake for a user not in the cache. From the cache only: never a request (it runs every redraw).
+    """
+    if seat is None or seat.user_id is None:  # a bot plays this seat: the bot's own face
+        return client.user.display_avatar.url if client.user is not None else default_avatar_url(0)
+    guild = client.get_guild(guild_id) if guild_id is not None else None
+    user = (guild.get_member(seat.user_id) if guild is not None else None) or client.get_user(seat.user_id)
+    return user.display_avatar.url if user is not None else default_avatar_url(seat.user_id)
+
+
+def with_avatars(client: discord.Client, table: Table, seats: Sequence[SeatPanel]) -> tuple[SeatPanel, ...]:
+    """*seats* of *table* with each seat's display name and avatar URL filled in (:func:`avatar_url`),
+    for the layout's Sections (``docs/tables.md``, "Message layouts").
+    """
+    out = []
+    for panel in seats:
+        seat = table.seat_of_player(panel.player)
+        out.append(replace(panel, name=panel.name or table.display_name(panel.player),
+                           avatar=panel.avatar or avatar_url(client, seat, table.guild_id)))
+    return tuple(out)
 
 
 def picture_message(picture: Picture) -> tuple[discord.ui.LayoutView, discord.File]:

@@ -21,6 +21,7 @@ from bot.engine.options import describe_options
 from bot.tables.core import Actor
 from bot.tables.faces import CardFaces
 from bot.tables.race import Outcome
+from bot.tables.seats import PublicParts, SeatPanel
 from bot.tables.server import ServerSettings
 from bot.tables.table import Table, TableError, TableStatus
 from bot.tables.text import CONTENT_MAX, fit_text
@@ -263,16 +264,24 @@ class TableRegistry:
                  if spec.name in table.options and table.options[spec.name] != spec.default]
         return " · ".join(words) or "the standard rules"
 
-    def lobby_text(self, table: Table) -> str:
-        """The lobby message: game, options (those that differ from the defaults, in words), host and seats."""
-        opts = self.options_text(table)
-        seats = "\n".join(
-            f"{i + 1}. {s.name}{' (bot)' if s.is_bot else ''}{' — host' if s.user_id == table.host_id else ''}"
-            for i, s in enumerate(table.seats))
+    def lobby_parts(self, table: Table) -> PublicParts:
+        """The lobby message in parts: the header (game, table, status), a :class:`SeatPanel` per seat
+        (``1. name``, ``(bot)``, ``— host``) and the options (those that differ from the defaults, in
+        words) with the seat count (``docs/tables.md``, "Message layouts").
+        """
+        seats = tuple(SeatPanel(s.player_id, f"{i + 1}. {s.name}{' (bot)' if s.is_bot else ''}"
+                                             f"{' — host' if s.user_id == table.host_id else ''}")
+                      for i, s in enumerate(table.seats))
         status = {TableStatus.LOBBY: "Waiting for players", TableStatus.CANCELLED: "Cancelled"}.get(
             table.status, str(table.status))
-        return (f"**{table.title}** — table #{table.id} · {status}\n{opts}\n"
-                f"Seats ({len(table.seats)}/{table.max_players}, at least {table.min_players}):\n{seats}")
+        return PublicParts(f"**{table.title}** — table #{table.id} · {status}", seats,
+                           f"{self.options_text(table)}\n"
+                           f"Seats ({len(table.seats)}/{table.max_players}, at least {table.min_players})")
+
+    def lobby_text(self, table: Table) -> str:
+        """The lobby message as text: game, options (those that differ from the defaults, in words), host and seats."""
+        parts = self.lobby_parts(table)
+        return "\n".join([parts.header, f"{parts.body}:", *(s.text for s in parts.seats)])
 
     def public_text(self, table: Table) -> str:
         """The public table message for the current state (≤ 2000 characters).
@@ -295,17 +304,21 @@ class TableRegistry:
             text = f"{table.notice}\n{text}"
         return text
 
-    def public_parts(self, table: Table) -> tuple[str, str]:
-        """The public table message as ``(header, body)`` for its layout: the UI's first line (game,
-        table, hand or round, target), and the rest with the notice on top (≤ 2000 characters).
+    def public_parts(self, table: Table) -> PublicParts:
+        """The public table message in parts for its layout: the UI's header (game, table, hand or
+        round, target), its seats (:meth:`GameUI.public_parts <bot.tables.ui.GameUI.public_parts>`),
+        and the rest with the notice on top and the standings below once over, fitted so that seats
+        and body together stay within 2,000 characters as the text does.
         """
         ui = self.uis[table.kind]
-        header, _, body = ui.public_text(table).partition("\n")
+        parts = ui.public_parts(table)
+        body = parts.body
         if table.engine is not None and table.engine.is_over:
             body = f"{body}\n\n{ui.result_text(table)}"
         if table.notice:
             body = f"{table.notice}\n\n{body}"
-        return header, fit_text(body.strip("\n"))
+        room = max(CONTENT_MAX - sum(len(s.text) + 1 for s in parts.seats), CONTENT_MAX // 4)
+        return PublicParts(parts.header, parts.seats, fit_text(body.strip("\n"), room))
 
     # ------------------------------------------------------------------ storage and tasks
 

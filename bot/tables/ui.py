@@ -41,6 +41,7 @@ from bot.tables.cards import card_text
 from bot.tables.codec import codec_for, is_action_token, is_intent_token, is_selection_token
 from bot.tables.faces import PLAIN, CardFaces, CardStyle
 from bot.tables.picker import CANCEL, MISSING, Picker, Step, leaf_paths, step_components
+from bot.tables.seats import PublicParts
 from bot.tables.table import TableError, TableStatus
 
 if TYPE_CHECKING:
@@ -96,6 +97,10 @@ class GameUI:
         for key, value in view.items():
             lines.append(f"{key}: {value}")
         return "\n".join(lines)
+
+    def public_parts(self, table: Table) -> PublicParts:
+        """:meth:`public_text` as header, seats and the rest (:class:`~bot.tables.seats.PublicParts`; here no seats)."""
+        return PublicParts.of_text(self.public_text(table))
 
     def private_text(self, table: Table, player: str) -> str:
         """The ephemeral board of *player* (content ≤ 2000 characters; see :meth:`public_text`)."""
@@ -161,12 +166,9 @@ class GameUI:
     def token_is_stable(self, token: str) -> bool:
         """Whether board token *token* means the same move whatever the table's version.
 
-        The default says yes, except for the index tokens of older boards (``a3``: legal move 3),
-        whose click gets a fresh board. The picker's tokens are stable: an action token is
-        checked against the current legal actions, a selection token leads to the same choice
-        while it still exists, and ``x`` (Cancel) is the first step; so are tokens that name the
-        move (Dutch Blitz's ``flip``, ``c:wood``). A game whose tokens are positional overrides
-        this to say no.
+        Yes, except the index tokens of older boards (``a3``: legal move 3; a fresh board). The
+        picker's tokens are checked against the current legal actions or lead to the same choice;
+        so are tokens that name the move (``flip``, ``c:wood``). Positional tokens say no.
         """
         return not (token.startswith("a") and token[1:].isdigit())
 

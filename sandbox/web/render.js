@@ -118,6 +118,9 @@ const Render = (() => {
     return wrap;
   }
 
+  // Discord's CDN (avatars): the sandbox has no internet, so these are drawn as placeholders.
+  const DISCORD_CDN = /^https:\/\/(cdn|media)\.discordapp\.(com|net)\//;
+
   // One component (classic or V2) as a DOM node.
   function component(c, ctx) {
     const el = (cls) => { const d = document.createElement("div"); d.className = cls; return d; };
@@ -132,8 +135,12 @@ const Render = (() => {
         if (c.accessory) sec.appendChild(component(c.accessory, ctx));
         return sec; }
       case 10: return textBlock(c.content, ctx.names);
-      case 11: { const t = el("thumbnail"); const img = document.createElement("img");
-        img.src = mediaUrl(c.media && c.media.url, ctx.files); img.alt = c.description || "";
+      case 11: { const t = el("thumbnail"); const url = (c.media && c.media.url) || "";
+        if (DISCORD_CDN.test(url)) { // no internet here: a round placeholder with the name's initial
+          const a = el("avatar"); a.textContent = (c.description || "?").trim().charAt(0).toUpperCase() || "?";
+          a.title = c.description || ""; a.dataset.url = url; t.appendChild(a); return t; }
+        const img = document.createElement("img");
+        img.src = mediaUrl(url, ctx.files); img.alt = c.description || "";
         t.appendChild(img); return t; }
       case 12: { const g = el("gallery");
         for (const item of c.items || []) {

@@ -755,6 +755,8 @@ async def test_no_one_ever_sees_a_card_they_were_not_shown(variant: str, fake: F
                 print(run.summary())
                 assert run.over and run.states_checked >= 10
                 watch.check()
+                # the game is over a moment before its table is stored as finished: the next /dutch new waits
+                await fake.wait_for(lambda d=driver: d.table.status != "running", timeout=10, what="table finished")
     finally:
         root.removeHandler(handler)
         root.setLevel(old_level)
@@ -766,13 +768,15 @@ async def test_no_one_ever_sees_a_card_they_were_not_shown(variant: str, fake: F
 
 async def test_the_leak_watch_catches_a_face_down_card_on_the_table(fake: FakeDiscord, world: World, tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    """A table message that showed Alice's face-down cards is caught at once (the watch can fail)."""
+    """A table message whose seat showed Alice's face-down cards is caught at once (the watch can fail)."""
+    from bot.tables.seats import SeatPanel
     from cogs._dutch_ui import DutchUI
 
-    def leaky(self: DutchUI, table: Any) -> str:
-        return "Alice holds " + " ".join(playing_card(c) for c in table.engine.hands[table.engine.players[0]] if c)
+    def leaky(self: DutchUI, table: Any) -> list[SeatPanel]:
+        first = table.engine.players[0]
+        return [SeatPanel(first, "Alice holds " + " ".join(playing_card(c) for c in table.engine.hands[first] if c))]
 
-    monkeypatch.setattr(DutchUI, "public_text", leaky)
+    monkeypatch.setattr(DutchUI, "seat_panels", leaky)  # in the seat's Section and in the text
     watch = LeakWatch(fake, None, [world.alice, world.bob, world.carol])
     async with parlor(fake, tmp_path / "p.db", DB_COGS) as bot:
         watch.bot = bot

@@ -68,7 +68,7 @@ async def test_blitzkrieg_announces_the_deck_switch_of_six_against_nine(fake: Fa
         took = next(i for i, x in enumerate(lines) if "bob takes the 2 cards" in x)
         switched = next(i for i, x in enumerate(lines) if "The players switch decks." in x)
         assert took < switched, "the switch comes once the battle's cards are collected"
-        assert "**alice**: 28 cards · **bob**: 26 cards" in content, content
+        assert "**alice**: 28 cards" in content and "**bob**: 26 cards" in content, content  # a Section each
         assert "Switching sides ×1" in content
 
 

@@ -212,7 +212,10 @@ async def test_swiss_with_check_in_no_show_drop_and_restart(fake: FakeDiscord, w
         assert all(m.status == "done" for r in s.rounds for m in r.matches)
         ranked = standings(sorted({p for r in s.model_rounds() for p in r.players}), s.model_rounds())
         names = s.names
-        final = next(m.text for m in reversed(fake.messages(world.channel)) if "Final standings" in m.text)
+        # stored with the end, then posted by the outbox: wait for the post
+        final = await fake.wait_for(lambda: next((m.text for m in reversed(fake.messages(world.channel))
+                                                  if "Final standings" in m.text), None), timeout=10,
+                                    what="the final standings posted")
         lines = [line for line in final.splitlines() if line[:1].isdigit()]
         assert [line.split(". ", 1)[1].split(" ")[0] for line in lines] == [names[r.player] for r in ranked]
         assert f"Winner: **{names[ranked[0].player]}**" in final or ranked[0].rank == ranked[1].rank

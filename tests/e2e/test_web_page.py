@@ -328,3 +328,11 @@ async def test_a_game_played_to_its_end_in_the_browser(fake: FakeDiscord, world:
                 assert plain(line) in shown, f"{line!r} is not on the page"
             for b in final.buttons:
                 assert b.label in await page.text_of(i, final.id)
+            # A Section per seat: Discord's CDN avatars (no internet here) drawn as round initials, no broken image.
+            drawn = await page.run(browser.execute_script, """return Array.from(document.querySelectorAll(arguments[0]))
+                .map((a) => a.textContent);""", f"{page._pane(i)} .msg[data-id='{final.id}'] .thumbnail .avatar")
+            seats = [alt or "" for url, alt in final.media if url.startswith("https://cdn.discordapp.com/")]
+            assert drawn == [name[:1].upper() for name in seats] and (seats or kind == "dutch"), (drawn, seats)
+            broken = await page.run(browser.execute_script, """return Array.from(document.querySelectorAll('img'))
+                .filter((img) => img.complete && img.naturalWidth === 0).map((img) => img.src);""")
+            assert not broken, broken
