@@ -111,6 +111,9 @@ async def test_blitz_marks_whose_turn_on_the_seat_and_the_mark_moves(fake: FakeD
         assert not drawn.failed
         discard = next(b for b in fake.message(hand.id).buttons if b.label.startswith("Discard") and not b.disabled)
         assert not (await fake.click(first, hand, discard.custom_id)).failed
+        skip = next((b for b in fake.message(hand.id).buttons if b.label == "Skip the power" and not b.disabled), None)
+        if skip is not None:  # a Jack, Queen or King discarded: its power is the turn's last step (rules §6)
+            assert not (await fake.click(first, hand, skip.custom_id)).failed
         await marked(fake, lobby, other.name, first.name)
 
 
@@ -138,6 +141,9 @@ async def test_dutch_marks_whose_turn_on_the_seat_and_the_mark_moves(fake: FakeD
         assert not (await fake.click(first, hand, draw.custom_id)).failed
         discard = next(b for b in fake.message(hand.id).buttons if b.label.startswith("Discard") and not b.disabled)
         assert not (await fake.click(first, hand, discard.custom_id)).failed
+        skip = next((b for b in fake.message(hand.id).buttons if b.label == "Skip the power" and not b.disabled), None)
+        if skip is not None:  # a Jack, Queen or King discarded: its power is the turn's last step (rules §6)
+            assert not (await fake.click(first, hand, skip.custom_id)).failed
         await marked(fake, lobby, other.name, first.name)
 
 
