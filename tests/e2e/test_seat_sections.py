@@ -51,6 +51,20 @@ async def marked(fake: FakeDiscord, msg: FakeMessage, name: str, other: str) -> 
                         what=f"{name}'s seat marked ▶ on the table message")
 
 
+async def draw_and_discard(fake: FakeDiscord, table_message: FakeMessage, user: Any, draw: str) -> None:
+    """*user*'s whole turn from their hand: the first enabled button whose label starts with *draw*,
+    then a Discard; in Dutch, a discarded Jack's, Queen's or King's power is skipped, the turn's last
+    step (``docs/rules/dutch.md`` §6)."""
+    hand = (await fake.click(user, table_message, "Open my hand")).message
+    for prefix in (draw, "Discard", "Skip the power"):
+        button = next((b for b in fake.message(hand.id).buttons if b.label.startswith(prefix) and not b.disabled),
+                      None)
+        if button is None and prefix == "Skip the power":  # no power to use: the turn is over
+            return
+        assert button is not None, f"no enabled {prefix!r} on {user.name}'s hand"
+        assert not (await fake.click(user, hand, button.custom_id)).failed
+
+
 async def open_table(fake: FakeDiscord, world: World, command: str, **options: Any) -> tuple[Any, FakeMessage]:
     """/<game> new by alice, bob joins; the thread and its lobby message (not started)."""
     result = await settled(fake, await fake.slash(world.alice, world.channel, f"{command} new", options=options))
@@ -106,14 +120,7 @@ async def test_blitz_marks_whose_turn_on_the_seat_and_the_mark_moves(fake: FakeD
         seats = sections(fake.message(lobby.id))
         assert len(seats) == 2 and all("❤️" in s["text"] for s in seats), seats
         assert {s["url"] for s in seats} == {avatar(bot, world.alice), avatar(bot, world.bob)}
-        hand = (await fake.click(first, lobby, "Open my hand")).message
-        drawn = await fake.click(first, hand, "Draw from the stock")
-        assert not drawn.failed
-        discard = next(b for b in fake.message(hand.id).buttons if b.label.startswith("Discard") and not b.disabled)
-        assert not (await fake.click(first, hand, discard.custom_id)).failed
-        skip = next((b for b in fake.message(hand.id).buttons if b.label == "Skip the power" and not b.disabled), None)
-        if skip is not None:  # a Jack, Queen or King discarded: its power is the turn's last step (rules §6)
-            assert not (await fake.click(first, hand, skip.custom_id)).failed
+        await draw_and_discard(fake, lobby, first, "Draw from the stock")
         await marked(fake, lobby, other.name, first.name)
 
 
@@ -136,14 +143,7 @@ async def test_dutch_marks_whose_turn_on_the_seat_and_the_mark_moves(fake: FakeD
         await marked(fake, lobby, first.name, other.name)
         seats = sections(fake.message(lobby.id))
         assert len(seats) == 2 and all("(4 cards)" in s["text"] and "1:" in s["text"] for s in seats), seats
-        hand = (await fake.click(first, lobby, "Open my hand")).message
-        draw = next(b for b in hand.buttons if b.label.startswith("Draw") and not b.disabled)
-        assert not (await fake.click(first, hand, draw.custom_id)).failed
-        discard = next(b for b in fake.message(hand.id).buttons if b.label.startswith("Discard") and not b.disabled)
-        assert not (await fake.click(first, hand, discard.custom_id)).failed
-        skip = next((b for b in fake.message(hand.id).buttons if b.label == "Skip the power" and not b.disabled), None)
-        if skip is not None:  # a Jack, Queen or King discarded: its power is the turn's last step (rules §6)
-            assert not (await fake.click(first, hand, skip.custom_id)).failed
+        await draw_and_discard(fake, lobby, first, "Draw")
         await marked(fake, lobby, other.name, first.name)
 
 
