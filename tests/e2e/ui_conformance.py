@@ -1078,6 +1078,9 @@ class TableDriver:
         self._check_errors("the end")
         self._checked.clear()
         self.check_messages(full=True)
+        # The game is over a moment before its table is stored as finished; a next /<game> new by the
+        # same people in this channel is refused until then ("You already sit at table #1").
+        await self.fake.wait_for(lambda: table.status == "finished", timeout=10, what="the table stored as finished")
 
 
 def production_uis() -> dict[str, type[GameUI]]:
